@@ -1,0 +1,23 @@
+// Package lockflow is lockgap's shared engine: it finds the critical
+// sections of each function and the values that cross from one section of
+// a lock into a later section of the same lock.
+//
+// The engine works on SSA form, function by function, with summaries of the
+// package's own functions standing in for their bodies at call sites:
+//
+//   - A lock is named by an access path: a root (parameter, receiver,
+//     package variable, captured variable, local allocation) followed by
+//     field selections and dereferences (path.go).
+//   - A forward data-flow over the control-flow graph gives, before each
+//     instruction, the locks held on every path and the Lock calls that may
+//     have opened each of them (held.go).
+//   - Every load of shared memory and every map lookup is a read site;
+//     every store, map update, delete and clear is a write site. Reads taint
+//     the values computed from them, through data and control dependence
+//     (taint.go, postdom.go).
+//   - A gap is a read in section A of a lock whose value decides a write in
+//     a later section B of the same lock, where B does not re-establish the
+//     decision (gap.go).
+//
+// Passes ask for the Result of Analyzer and decide which gaps to report.
+package lockflow

@@ -1,0 +1,331 @@
+package lockflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"runtime/debug"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Analyzer computes the gaps of a package. It reports nothing itself.
+//
+// It builds SSA for the package from its syntax and types alone, with no
+// analyzer prerequisites: requiring buildssa would bring in ctrlflow and
+// its facts, and an analyzer with facts makes the standalone checker load
+// every dependency from source.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lockflow",
+	Doc:        "compute critical sections and the values that cross between them",
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// Result is what the engine found in one package.
+type Result struct {
+	Pkg  *ssa.Package // nil when the package never touches sync locks
+	Gaps []*Gap
+	// Crashes are internal errors, one per function whose analysis
+	// panicked; the rest of the package is still analysed.
+	Crashes []Crash
+}
+
+// Crash records an internal error in the analysis of one function.
+type Crash struct {
+	Pos   token.Pos
+	Func  string
+	Value string
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{}
+	if !touchesSync(pass.TypesInfo) {
+		return res, nil
+	}
+	pkg := buildSSA(pass)
+	res.Pkg = pkg
+	e := &engine{
+		pkg:        pkg,
+		summaries:  make(map[*ssa.Function]*summary),
+		inProgress: make(map[*ssa.Function]bool),
+		locking:    make(map[*ssa.Function]bool),
+		res:        res,
+	}
+	for _, fn := range packageFunctions(pass, pkg) {
+		if e.worthAnalysing(fn) {
+			e.summaryOf(fn)
+		}
+	}
+	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
+	return res, nil
+}
+
+type engine struct {
+	pkg        *ssa.Package
+	summaries  map[*ssa.Function]*summary
+	inProgress map[*ssa.Function]bool
+	locking    map[*ssa.Function]bool
+	res        *Result
+}
+
+// hasLockCalls reports whether fn calls a sync lock method directly.
+func (e *engine) hasLockCalls(fn *ssa.Function) bool {
+	if v, ok := e.locking[fn]; ok {
+		return v
+	}
+	found := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if _, ok := syncLockOp(c.Common()); ok {
+					found = true
+				}
+			}
+		}
+	}
+	e.locking[fn] = found
+	return found
+}
+
+// worthAnalysing: fn locks, or calls a function of the package that does.
+func (e *engine) worthAnalysing(fn *ssa.Function) bool {
+	if e.hasLockCalls(fn) {
+		return true
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if callee, _ := calleeOf(e.pkg, c); callee != nil && callee != fn && e.hasLockCalls(callee) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// summaryOf analyses fn (once), records its gaps, and returns its summary.
+// Recursion is cut: a function in the middle of its own analysis has no
+// summary yet and counts as doing nothing.
+func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
+	if s, ok := e.summaries[fn]; ok {
+		return s
+	}
+	if e.inProgress[fn] {
+		return nil
+	}
+	e.inProgress[fn] = true
+	defer func() {
+		e.inProgress[fn] = false
+		if r := recover(); r != nil {
+			e.res.Crashes = append(e.res.Crashes, Crash{Pos: fn.Pos(), Func: fn.String(),
+				Value: fmt.Sprintf("%v\n%s", r, debug.Stack())})
+			sum = nil
+		}
+		e.summaries[fn] = sum
+	}()
+	fs := e.analyzeFunction(fn)
+	if fs == nil {
+		return nil
+	}
+	fs.dump()
+	e.res.Gaps = append(e.res.Gaps, fs.findGaps()...)
+	return fs.summarize()
+}
+
+// summarize expresses what fs's function does in terms of its inputs.
+func (fs *funcState) summarize() *summary {
+	fn := fs.fn
+	s := &summary{}
+	released := make(map[pathKey]bool)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if op, ok := syncLockOp(c.Common()); ok && op.kind == opRelease {
+					released[op.path.key()] = true
+				}
+			}
+		}
+	}
+	ownLock := func(held lockState) *relLock {
+		for _, h := range held {
+			for _, o := range h.openers {
+				if fs.flow.acquires[o].helper {
+					continue
+				}
+				if rp, ok := toRel(fn, h.path); ok && released[h.key] {
+					return &relLock{path: rp, mode: h.mode}
+				}
+			}
+		}
+		return nil
+	}
+	for _, a := range fs.flow.acquires {
+		if a.helper || !released[a.path.key()] {
+			continue
+		}
+		if rp, ok := toRel(fn, a.path); ok {
+			l := relLock{path: rp, mode: a.mode}
+			if !slices.Contains(s.acquires, l) {
+				s.acquires = append(s.acquires, l)
+			}
+		}
+	}
+	// Helper sections of callees are this function's sections too.
+	for _, a := range fs.flow.acquires {
+		if !a.helper {
+			continue
+		}
+		if rp, ok := toRel(fn, a.path); ok {
+			l := relLock{path: rp, mode: a.mode}
+			if !slices.Contains(s.acquires, l) {
+				s.acquires = append(s.acquires, l)
+			}
+		}
+	}
+	wb := make(map[*ssa.BasicBlock][]int)
+	for i, w := range fs.writes {
+		wb[w.instr.Block()] = append(wb[w.instr.Block()], i)
+	}
+	for i := range fs.writes {
+		w := &fs.writes[i]
+		rp, ok := toRel(fn, w.loc)
+		if !ok {
+			continue
+		}
+		rw := relWrite{loc: rp, stored: w.stored != nil}
+		if w.kind == writeCall {
+			if l := helperLock(fn, w.held); l != nil {
+				rw.lock = l
+			}
+		} else {
+			rw.lock = ownLock(w.held)
+		}
+		var k pathKey
+		if len(w.held) > 0 {
+			k = w.held[0].key
+		}
+		self := func(p Path) bool { return p.overlaps(w.loc) }
+		var gs []guard
+		if len(w.held) > 0 {
+			gs = fs.inlineGuards(w, k, self, wb, w.loc)
+		} else {
+			gs = fs.unlockedGuards(w, wb)
+		}
+		gs = append(gs, w.guards...)
+		for _, g := range gs {
+			if gl, ok := toRel(fn, g.loc); ok {
+				rw.guards = append(rw.guards, relGuard{loc: gl, existence: g.existence,
+					writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates})
+			}
+		}
+		s.writes = append(s.writes, rw)
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		t := fs.dataTaint(ret.Results)
+		t.unionWith(fs.blockCtl[b.Index])
+		t.each(func(ri int) {
+			r := &fs.reads[ri]
+			l := ownLock(r.held)
+			if l == nil {
+				return
+			}
+			loc, ok := toRel(fn, r.loc)
+			if !ok {
+				return
+			}
+			rr := relRead{loc: loc, lock: *l}
+			if !slices.Contains(s.results, rr) {
+				s.results = append(s.results, rr)
+			}
+		})
+	}
+	return s
+}
+
+// helperLock returns the relative lock of a helper section, if the section
+// was opened by a call (whose lock is then this function's own too).
+func helperLock(fn *ssa.Function, held lockState) *relLock {
+	for _, h := range held {
+		if rp, ok := toRel(fn, h.path); ok {
+			return &relLock{path: rp, mode: h.mode}
+		}
+	}
+	return nil
+}
+
+// unlockedGuards finds re-checks in a function that holds no lock itself
+// (it relies on its caller's): branches on reads of the written location.
+func (fs *funcState) unlockedGuards(w *writeSite, wb map[*ssa.BasicBlock][]int) []guard {
+	var out []guard
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		cond := ifCond(d.block)
+		if cond == nil {
+			return
+		}
+		fs.directReads(cond, func(ri int) {
+			r2 := &fs.reads[ri]
+			if len(r2.held) != 0 || !r2.loc.overlaps(w.loc) {
+				return
+			}
+			g := guard{loc: r2.loc, read: ri, branch: d}
+			if subj, missing, ok := existenceTest(cond); ok && fs.taint[subj].has(ri) {
+				g.existence = true
+				g.writeOnMissing = d.succ == missing
+				g.missingCreates = fs.sideWrites(d.block.Succs[missing], w.loc, wb)
+			}
+			out = append(out, g)
+		})
+	})
+	return out
+}
+
+// buildSSA builds SSA for the package being analysed, with its imports
+// known from types only.
+func buildSSA(pass *analysis.Pass) *ssa.Package {
+	prog := ssa.NewProgram(pass.Fset, ssa.BuilderMode(0))
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+	return pkg
+}
+
+// packageFunctions lists every function of the package with a body:
+// declared functions and methods, the package initialiser (whose closures
+// include function literals in package-level var initialisers, which
+// buildssa's SrcFuncs leaves out), and all nested function literals.
+func packageFunctions(pass *analysis.Pass, pkg *ssa.Package) []*ssa.Function {
+	var out []*ssa.Function
+	var add func(fn *ssa.Function)
+	add = func(fn *ssa.Function) {
+		if fn == nil {
+			return
+		}
+		out = append(out, fn)
+		for _, anon := range fn.AnonFuncs {
+			add(anon)
+		}
+	}
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil {
+				if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					add(pkg.Prog.FuncValue(obj))
+				}
+			}
+		}
+	}
+	add(pkg.Func("init"))
+	return out
+}

@@ -1,0 +1,389 @@
+package lockflow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// readSite is a read of shared state: a load, a map lookup, a map range
+// step, or the result of a helper that reads under its own lock.
+type readSite struct {
+	instr ssa.Instruction
+	value ssa.Value
+	loc   Path
+	held  lockState
+	pos   token.Pos
+}
+
+type writeKind uint8
+
+const (
+	writeStore writeKind = iota + 1
+	writeMapUpdate
+	writeDelete
+	writeClear
+	writeCall // a helper that writes
+)
+
+// writeSite is a write of shared state, or a call of a helper that writes.
+type writeSite struct {
+	instr    ssa.Instruction
+	loc      Path
+	held     lockState
+	kind     writeKind
+	stored   ssa.Value   // the value stored, if any
+	operands []ssa.Value // values that decide what is written or where
+	addr     []ssa.Value // values that decide where
+	guards   []guard     // re-checks inside a called helper
+	pos      token.Pos
+}
+
+// guard is a re-read that controls a write: either a branch in the
+// function being analysed or one summarised inside a helper.
+type guard struct {
+	loc            Path
+	read           int // index of the read site in this function, or -1 inside a helper
+	existence      bool
+	writeOnMissing bool
+	missingCreates bool
+	branch         branch // for guards in this function
+}
+
+// funcState is everything the engine derives about one function.
+type funcState struct {
+	fn      *ssa.Function
+	e       *engine
+	flow    *lockFlow
+	reads   []readSite
+	writes  []writeSite
+	readIdx map[ssa.Instruction]int
+	cd      *controlDeps
+
+	taint    map[ssa.Value]bitset
+	blockCtl []bitset
+	releases map[int][]token.Pos // acquire index -> positions of the releases closing it
+}
+
+// analyzeFunction runs the held-lock flow, collects read and write sites
+// and computes taint. It returns nil for functions that neither lock nor
+// read or write shared state.
+func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
+	if len(fn.Blocks) == 0 {
+		return nil
+	}
+	fs := &funcState{fn: fn, e: e, readIdx: make(map[ssa.Instruction]int), releases: make(map[int][]token.Pos)}
+	ops := make(map[ssa.Instruction]lockOp)
+	var acqs []acquire
+	type helperCall struct {
+		cs  *callSite
+		sum *summary
+	}
+	helpers := make(map[ssa.Instruction]helperCall)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if op, ok := syncLockOp(call.Common()); ok {
+				ops[instr] = op
+				if op.kind == opAcquire {
+					acqs = append(acqs, acquire{instr: instr, path: op.path, mode: op.mode})
+				}
+				continue
+			}
+			callee, cs := calleeOf(e.pkg, call)
+			if callee == nil || callee == fn {
+				continue
+			}
+			sum := e.summaryOf(callee)
+			if sum.empty() {
+				continue
+			}
+			helpers[instr] = helperCall{cs, sum}
+		}
+	}
+	// Helper sections get acquire indices after the direct ones.
+	helperAcq := make(map[ssa.Instruction]map[pathKey]int)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			h, ok := helpers[instr]
+			if !ok {
+				continue
+			}
+			for _, l := range h.sum.acquires {
+				p, ok := h.cs.resolve(l.path)
+				if !ok {
+					continue
+				}
+				if helperAcq[instr] == nil {
+					helperAcq[instr] = make(map[pathKey]int)
+				}
+				helperAcq[instr][p.key()] = len(acqs)
+				acqs = append(acqs, acquire{instr: instr, path: p, mode: l.mode, helper: true})
+			}
+		}
+	}
+	fs.flow = computeHeld(fn, ops, acqs)
+	ownSection := func(instr ssa.Instruction, cs *callSite, l relLock) (lockState, bool) {
+		p, ok := cs.resolve(l.path)
+		if !ok {
+			return nil, false
+		}
+		idx, ok := helperAcq[instr][p.key()]
+		if !ok {
+			return nil, false
+		}
+		return lockState{{key: p.key(), path: p, mode: l.mode, openers: []int{idx}}}, true
+	}
+
+	for _, b := range fn.Blocks {
+		s, reachable := fs.flow.entry[b]
+		if !reachable && b != fn.Blocks[0] {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.UnOp:
+				if x.Op == token.MUL {
+					if loc := pathOf(x.X); loc.isShared(fn) {
+						fs.addRead(instr, x, loc, s)
+					}
+				}
+			case *ssa.Lookup:
+				if loc := pathOf(x); loc.isShared(fn) {
+					fs.addRead(instr, x, loc, s)
+				}
+			case *ssa.Next:
+				if r, ok := x.Iter.(*ssa.Range); ok && !x.IsString {
+					if loc := pathOf(r.X); loc.isShared(fn) {
+						loc.Steps += "[];"
+						fs.addRead(instr, x, loc, s)
+					}
+				}
+			case *ssa.Store:
+				if loc := pathOf(x.Addr); loc.isShared(fn) {
+					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeStore,
+						stored: x.Val, operands: []ssa.Value{x.Addr, x.Val}, addr: []ssa.Value{x.Addr}, pos: x.Pos()})
+				}
+			case *ssa.MapUpdate:
+				loc := pathOf(x.Map)
+				if loc.isShared(fn) {
+					loc.Steps += "[];"
+					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeMapUpdate,
+						stored: x.Value, operands: []ssa.Value{x.Map, x.Key, x.Value}, addr: []ssa.Value{x.Map}, pos: x.Pos()})
+				}
+			case *ssa.Call:
+				if op, ok := fs.flow.ops[instr]; ok && op.kind == opRelease {
+					if h, ok := s.lookup(op.path.key()); ok {
+						for _, o := range h.openers {
+							fs.releases[o] = append(fs.releases[o], op.pos)
+						}
+					}
+				}
+				if bi, ok := x.Call.Value.(*ssa.Builtin); ok && len(x.Call.Args) > 0 {
+					kind := writeKind(0)
+					switch bi.Name() {
+					case "delete":
+						kind = writeDelete
+					case "clear":
+						kind = writeClear
+					}
+					if kind != 0 {
+						if loc := pathOf(x.Call.Args[0]); loc.isShared(fn) {
+							loc.Steps += "[];"
+							fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: kind,
+								operands: x.Call.Args, addr: x.Call.Args[:1], pos: x.Pos()})
+						}
+					}
+				}
+				h, ok := helpers[instr]
+				if !ok {
+					break
+				}
+				for _, r := range h.sum.results {
+					loc, ok1 := h.cs.resolve(r.loc)
+					held, ok2 := ownSection(instr, h.cs, r.lock)
+					if ok1 && ok2 {
+						fs.addRead(instr, x, loc, held)
+						break // one read site per call; its label stands for all
+					}
+				}
+				for _, w := range h.sum.writes {
+					loc, ok := h.cs.resolve(w.loc)
+					if !ok {
+						continue
+					}
+					held := s
+					if w.lock != nil {
+						if held, ok = ownSection(instr, h.cs, *w.lock); !ok {
+							continue
+						}
+					}
+					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall,
+						operands: x.Call.Args, addr: x.Call.Args, pos: x.Pos()}
+					for _, g := range w.guards {
+						if gl, ok := h.cs.resolve(g.loc); ok {
+							ws.guards = append(ws.guards, guard{loc: gl, read: -1, existence: g.existence,
+								writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates})
+						}
+					}
+					fs.writes = append(fs.writes, ws)
+				}
+			}
+			s = fs.flow.step(s, instr)
+		}
+	}
+	if len(fs.reads) == 0 && len(fs.writes) == 0 && len(acqs) == 0 {
+		return nil
+	}
+	fs.cd = computeControlDeps(fn)
+	fs.computeTaint()
+	return fs
+}
+
+func (fs *funcState) addRead(instr ssa.Instruction, v ssa.Value, loc Path, held lockState) {
+	if _, dup := fs.readIdx[instr]; dup {
+		return
+	}
+	fs.readIdx[instr] = len(fs.reads)
+	fs.reads = append(fs.reads, readSite{instr: instr, value: v, loc: loc, held: held, pos: instr.Pos()})
+}
+
+// isLocalAddr reports whether v addresses a local allocation of fs.fn;
+// returns that allocation.
+func (fs *funcState) localRoot(v ssa.Value) *ssa.Alloc {
+	p := pathOf(v)
+	if a, ok := p.Root.(*ssa.Alloc); ok && a.Parent() == fs.fn {
+		return a
+	}
+	return nil
+}
+
+// computeTaint labels every value with the read sites it derives from, by
+// data dependence (operands, stores to and loads from local variables) and
+// by control dependence (a phi whose incoming edge was chosen by a tainted
+// branch). Block control taint is the union of the taints of the branch
+// conditions the block is control dependent on, transitively. The rounds
+// stop at a fixed point; each round is linear in the function size.
+func (fs *funcState) computeTaint() {
+	fn := fs.fn
+	fs.taint = make(map[ssa.Value]bitset)
+	fs.blockCtl = make([]bitset, len(fn.Blocks))
+	if len(fs.reads) == 0 {
+		return
+	}
+	grow := func(v ssa.Value, t bitset) bool {
+		if t.empty() {
+			return false
+		}
+		cur := fs.taint[v]
+		g := cur.unionWith(t)
+		fs.taint[v] = cur
+		return g
+	}
+	var ops []*ssa.Value
+	for round := 0; round < 10; round++ {
+		changed := false
+		for _, b := range fn.Blocks {
+			var ctl bitset
+			for _, d := range fs.cd.deps[b.Index] {
+				ctl.unionWith(fs.taint[ifCond(d.block)])
+				ctl.unionWith(fs.blockCtl[d.block.Index])
+			}
+			if fs.blockCtl[b.Index].unionWith(ctl) {
+				changed = true
+			}
+			for _, instr := range b.Instrs {
+				var t bitset
+				switch x := instr.(type) {
+				case *ssa.Phi:
+					for i, e := range x.Edges {
+						t.unionWith(fs.taint[e])
+						p := b.Preds[i]
+						t.unionWith(fs.blockCtl[p.Index].minus(fs.blockCtl[b.Index]))
+						if c := ifCond(p); c != nil {
+							t.unionWith(fs.taint[c])
+						}
+					}
+				case *ssa.UnOp:
+					t.unionWith(fs.taint[x.X])
+					if x.Op == token.MUL {
+						if a := fs.localRoot(x.X); a != nil {
+							t.unionWith(fs.taint[a])
+						}
+					}
+				case *ssa.Lookup:
+					t.unionWith(fs.taint[x.X]) // a re-lookup by a stale key still reads fresh state
+				case *ssa.Store:
+					if a := fs.localRoot(x.Addr); a != nil {
+						if grow(a, fs.taint[x.Val]) {
+							changed = true
+						}
+					}
+					continue
+				default:
+					v, ok := instr.(ssa.Value)
+					if !ok {
+						continue
+					}
+					ops = instr.Operands(ops[:0])
+					for _, o := range ops {
+						if *o != nil {
+							t.unionWith(fs.taint[*o])
+						}
+					}
+					_ = v
+				}
+				if i, ok := fs.readIdx[instr]; ok {
+					t.add(i)
+				}
+				if v, ok := instr.(ssa.Value); ok && grow(v, t) {
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+}
+
+// dataTaint is the union of the taints of vs.
+func (fs *funcState) dataTaint(vs []ssa.Value) bitset {
+	var t bitset
+	for _, v := range vs {
+		t.unionWith(fs.taint[v])
+	}
+	return t
+}
+
+// sameSection reports whether two program points are in one section of
+// lock k.
+func sameSection(a, b lockState, k pathKey) bool {
+	ha, ok1 := a.lookup(k)
+	hb, ok2 := b.lookup(k)
+	return ok1 && ok2 && intersects(ha.openers, hb.openers)
+}
+
+// plainType reports whether values of t carry no identity: copying one
+// gives an equal, independent value (numbers, strings, and structs and
+// arrays of them).
+func plainType(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if !plainType(u.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	case *types.Array:
+		return plainType(u.Elem())
+	}
+	return false
+}

@@ -1,0 +1,492 @@
+package lockflow
+
+import (
+		"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// GapKind says why a gap is harmful.
+type GapKind uint8
+
+const (
+	// LostUpdate: the written value (or the key or element written)
+	// derives from the stale read.
+	LostUpdate GapKind = iota + 1
+	// StaleTarget: the write goes through a pointer read in section A; the
+	// object may no longer be the one the shared state holds.
+	StaleTarget
+	// LazyInit: section A found an entry missing; section B stores a new
+	// one without looking again, replacing whatever another goroutine
+	// stored in the meantime.
+	LazyInit
+	// Dropped: section B looks again, finds the entry gone, and gives up
+	// quietly, although A's own path for a missing entry creates it.
+	Dropped
+	// Gated: the stale value decides whether B writes.
+	Gated
+)
+
+// Gap is one finding of the engine: a value read in section A of a lock
+// decides a write in a later section B of the same lock, and B does not
+// re-establish the decision.
+type Gap struct {
+	Fn   *ssa.Function
+	Kind GapKind
+	Lock Path
+
+	AMode, BMode     Mode
+	AOpen, BOpen     token.Pos // the Lock/RLock call, or the helper call that locks
+	AHelper, BHelper bool
+	AReleases        []token.Pos // the unlocks that close A
+
+	Read  token.Pos // the stale read (or the helper call returning it)
+	Write token.Pos // the write (or the helper call that writes)
+
+	// For LazyInit: the store that fills the entry (an *ssa.MapUpdate or
+	// *ssa.Store), and the instruction that opens B.
+	Store     ssa.Instruction
+	BOpenInst ssa.Instruction
+}
+
+type staleDecision struct {
+	read    int
+	block   *ssa.BasicBlock
+	missing int
+	creates bool
+}
+
+// findGaps evaluates every write against the reads that reach it.
+func (fs *funcState) findGaps() []*Gap {
+	if len(fs.reads) == 0 || len(fs.writes) == 0 {
+		return nil
+	}
+	var gaps []*Gap
+	seen := make(map[[2]int]bool)
+	writesByBlock := make(map[*ssa.BasicBlock][]int)
+	for i, w := range fs.writes {
+		writesByBlock[w.instr.Block()] = append(writesByBlock[w.instr.Block()], i)
+	}
+	decisions := fs.staleDecisions(writesByBlock)
+
+	for wi := range fs.writes {
+		w := &fs.writes[wi]
+		for _, h := range w.held {
+			if h.mode != Write {
+				continue
+			}
+			data := fs.dataTaint(w.operands)
+			addr := fs.dataTaint(w.addr)
+			all := append(bitset(nil), data...)
+			all.unionWith(fs.blockCtl[w.instr.Block().Index])
+			report := func(ri int, g *Gap) {
+				a, _ := fs.reads[ri].held.lookup(h.key)
+				k := [2]int{a.openers[0], h.openers[0]}
+				if g == nil || seen[k] {
+					return
+				}
+				seen[k] = true
+				gaps = append(gaps, fs.describe(g, ri, w, a, h))
+			}
+			// Of the stale reads that decide this write, name the most
+			// specific one (the map entry rather than the map).
+			best, bestDepth := -1, -1
+			var bestGap *Gap
+			all.each(func(ri int) {
+				r := &fs.reads[ri]
+				a, ok := r.held.lookup(h.key)
+				if !ok || intersects(a.openers, h.openers) {
+					return
+				}
+				if !r.loc.overlaps(w.loc) && !addr.has(ri) {
+					return
+				}
+				if len(r.loc.Steps) <= bestDepth {
+					return
+				}
+				if g := fs.evaluate(ri, a, w, h, data, addr, decisions, writesByBlock); g != nil {
+					best, bestDepth, bestGap = ri, len(r.loc.Steps), g
+				}
+			})
+			if best >= 0 {
+				report(best, bestGap)
+				continue
+			}
+			// A write that is not fed by the stale read, but whose own
+			// re-check gives up when the entry is gone, after A decided
+			// the entry exists (and would have created it otherwise).
+			for _, d := range decisions {
+				r := &fs.reads[d.read]
+				a, ok := r.held.lookup(h.key)
+				if !ok || !d.creates || intersects(a.openers, h.openers) || !r.loc.overlaps(w.loc) || all.has(d.read) {
+					continue
+				}
+				if !fs.reachable(d.block, w.instr.Block()) {
+					continue
+				}
+				if g := fs.evaluate(d.read, a, w, h, nil, nil, decisions, writesByBlock); g != nil && g.Kind == Dropped {
+					report(d.read, g)
+					break
+				}
+			}
+		}
+	}
+	return gaps
+}
+
+// evaluate decides whether the pair (read ri in section a, write w in
+// section h) is a harmful gap, and of which kind.
+func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data, addr bitset,
+	decisions []staleDecision, writesByBlock map[*ssa.BasicBlock][]int) *Gap {
+	r := &fs.reads[ri]
+	// A claim: section A wrote what it read, so others see the decision.
+	if a.mode == Write {
+		for _, w2 := range fs.writes {
+			if sameSection(w2.held, r.held, h.key) && w2.loc.overlaps(r.loc) {
+				return nil
+			}
+		}
+	}
+	var aLocs []Path
+	for _, r2 := range fs.reads {
+		if sameSection(r2.held, r.held, h.key) {
+			aLocs = append(aLocs, r2.loc)
+		}
+	}
+	// A re-check reads again a location A read: the same location, not
+	// something inside it (checking an entry's fields does not re-decide
+	// whether the entry is there).
+	rereadsA := func(p Path) bool {
+		return slices.ContainsFunc(aLocs, func(q Path) bool { return p.key() == q.key() })
+	}
+	staleCreates := false
+	for _, d := range decisions {
+		if d.read == ri && d.creates {
+			staleCreates = true
+		}
+	}
+	guards := fs.inlineGuards(w, h.key, rereadsA, writesByBlock, r.loc)
+	for _, g := range w.guards {
+		if rereadsA(g.loc) {
+			guards = append(guards, g)
+		}
+	}
+	for _, g := range guards {
+		if !g.existence || g.writeOnMissing || g.missingCreates || !staleCreates {
+			return nil // re-checked in B
+		}
+	}
+	g := &Gap{}
+	switch {
+	case len(guards) > 0:
+		g.Kind = Dropped
+	case w.stored != nil && fs.taint[w.stored].has(ri):
+		g.Kind = LostUpdate
+	case addr.has(ri):
+		g.Kind = StaleTarget
+	case data.has(ri):
+		g.Kind = LostUpdate
+	default:
+		lazy := false
+		for _, d := range decisions {
+			if d.read == ri && fs.dependsOn(w.instr.Block(), branch{d.block, d.missing}) {
+				lazy = true
+			}
+		}
+		if lazy {
+			if w.stored != nil && plainType(w.stored.Type()) && fs.taint[w.stored].empty() {
+				return nil // a memo of a plain value: both racers store the same thing
+			}
+			g.Kind = LazyInit
+			if w.kind == writeMapUpdate || w.kind == writeStore {
+				g.Store = w.instr
+			}
+		} else {
+			g.Kind = Gated
+		}
+	}
+	return g
+}
+
+// inlineGuards finds the branches of fs that control w and test a value
+// freshly read in w's section from a location section A read.
+func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) bool,
+	writesByBlock map[*ssa.BasicBlock][]int, staleLoc Path) []guard {
+	var out []guard
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		cond := ifCond(d.block)
+		if cond == nil {
+			return
+		}
+		fs.directReads(cond, func(ri int) {
+			r2 := &fs.reads[ri]
+			if !sameSection(r2.held, w.held, k) || !rereadsA(r2.loc) || fs.staleAddress(r2, k, w.held) {
+				return
+			}
+			g := guard{loc: r2.loc, read: ri, branch: d}
+			if subj, missing, ok := existenceTest(cond); ok && fs.taint[subj].has(ri) {
+				g.existence = true
+				g.writeOnMissing = d.succ == missing
+				g.missingCreates = fs.sideWrites(d.block.Succs[missing], staleLoc, writesByBlock)
+			}
+			out = append(out, g)
+		})
+	})
+	return out
+}
+
+// staleDecisions lists the existence tests on values read under a lock.
+func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []staleDecision {
+	var out []staleDecision
+	for _, b := range fs.fn.Blocks {
+		cond := ifCond(b)
+		if cond == nil {
+			continue
+		}
+		subj, missing, ok := existenceTest(cond)
+		if !ok {
+			continue
+		}
+		fs.taint[subj].each(func(ri int) {
+			if len(fs.reads[ri].held) == 0 {
+				return
+			}
+			out = append(out, staleDecision{read: ri, block: b, missing: missing,
+				creates: fs.sideWrites(b.Succs[missing], fs.reads[ri].loc, writesByBlock)})
+		})
+	}
+	return out
+}
+
+// eachDep visits the branches b is control dependent on, transitively.
+func (fs *funcState) eachDep(b *ssa.BasicBlock, f func(branch)) {
+	seen := make(map[*ssa.BasicBlock]bool)
+	work := []*ssa.BasicBlock{b}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, d := range fs.cd.deps[x.Index] {
+			f(d)
+			if !seen[d.block] {
+				seen[d.block] = true
+				work = append(work, d.block)
+			}
+		}
+	}
+}
+
+func (fs *funcState) dependsOn(b *ssa.BasicBlock, want branch) bool {
+	found := false
+	fs.eachDep(b, func(d branch) {
+		if d == want {
+			found = true
+		}
+	})
+	return found
+}
+
+// sideWrites reports whether some path from start writes a location
+// overlapping loc.
+func (fs *funcState) sideWrites(start *ssa.BasicBlock, loc Path, writesByBlock map[*ssa.BasicBlock][]int) bool {
+	found := false
+	fs.walkFrom(start, func(b *ssa.BasicBlock) bool {
+		for _, wi := range writesByBlock[b] {
+			if fs.writes[wi].loc.overlaps(loc) {
+				found = true
+				return false
+			}
+		}
+		return true
+	})
+	return found
+}
+
+func (fs *funcState) reachable(from, to *ssa.BasicBlock) bool {
+	found := false
+	fs.walkFrom(from, func(b *ssa.BasicBlock) bool {
+		if b == to {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+func (fs *funcState) walkFrom(start *ssa.BasicBlock, visit func(*ssa.BasicBlock) bool) {
+	seen := make([]bool, len(fs.fn.Blocks))
+	work := []*ssa.BasicBlock{start}
+	seen[start.Index] = true
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if !visit(b) {
+			return
+		}
+		for _, s := range b.Succs {
+			if !seen[s.Index] {
+				seen[s.Index] = true
+				work = append(work, s)
+			}
+		}
+	}
+}
+
+// existenceTest recognises a nil comparison or a comma-ok test and says
+// which successor of the If is taken when the entry is missing.
+func existenceTest(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return nil, 0, false
+		}
+		switch {
+		case isNil(c.Y):
+			subject = c.X
+		case isNil(c.X):
+			subject = c.Y
+		default:
+			return nil, 0, false
+		}
+		if c.Op == token.EQL {
+			return subject, 0, true
+		}
+		return subject, 1, true
+	case *ssa.Extract:
+		if c.Index != 1 {
+			return nil, 0, false
+		}
+		switch t := c.Tuple.(type) {
+		case *ssa.Lookup:
+			if t.CommaOk {
+				return t, 1, true
+			}
+		case *ssa.TypeAssert:
+			if t.CommaOk {
+				return t, 1, true
+			}
+		}
+	case *ssa.UnOp:
+		if c.Op == token.NOT {
+			if s, m, ok := existenceTest(c.X); ok {
+				return s, 1 - m, true
+			}
+		}
+	}
+	return nil, 0, false
+}
+
+func isNil(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value != nil {
+		return false
+	}
+	switch c.Type().Underlying().(type) {
+	case *types.Pointer, *types.Map, *types.Slice, *types.Chan, *types.Signature, *types.Interface:
+		return true
+	}
+	return false
+}
+
+// describe fills in positions for a gap between read ri (section a) and
+// write w (section b).
+func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap {
+	r := &fs.reads[ri]
+	g.Fn = fs.fn
+	g.Lock = b.path
+	g.AMode, g.BMode = a.mode, b.mode
+	first := func(openers []int) (token.Pos, ssa.Instruction, bool) {
+		var best ssa.Instruction
+		helper := false
+		for _, o := range openers {
+			acq := fs.flow.acquires[o]
+			if best == nil || acq.instr.Pos() < best.Pos() {
+				best, helper = acq.instr, acq.helper
+			}
+		}
+		return best.Pos(), best, helper
+	}
+	g.AOpen, _, g.AHelper = first(a.openers)
+	g.BOpen, g.BOpenInst, g.BHelper = first(b.openers)
+	for _, o := range a.openers {
+		g.AReleases = append(g.AReleases, fs.releases[o]...)
+	}
+	slices.Sort(g.AReleases)
+	g.Read = r.pos
+	g.Write = w.pos
+	if !g.Read.IsValid() {
+		g.Read = r.instr.Pos()
+	}
+	return g
+}
+
+// directReads calls f for the reads a condition tests by value: operands
+// of comparisons and boolean operators, looked through conversions and
+// comma-ok extraction, but not through loads. A loop over an entry's
+// fields tests those fields, not the entry.
+func (fs *funcState) directReads(v ssa.Value, f func(ri int)) {
+	var walk func(v ssa.Value, depth int)
+	walk = func(v ssa.Value, depth int) {
+		if depth > 8 || v == nil {
+			return
+		}
+		if instr, ok := v.(ssa.Instruction); ok {
+			if ri, ok := fs.readIdx[instr]; ok && fs.reads[ri].value == v {
+				f(ri)
+				return
+			}
+		}
+		switch x := v.(type) {
+		case *ssa.BinOp:
+			walk(x.X, depth+1)
+			walk(x.Y, depth+1)
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				walk(x.X, depth+1)
+			}
+		case *ssa.Extract:
+			walk(x.Tuple, depth+1)
+		case *ssa.ChangeType:
+			walk(x.X, depth+1)
+		case *ssa.Convert:
+			walk(x.X, depth+1)
+		case *ssa.MakeInterface:
+			walk(x.X, depth+1)
+		case *ssa.TypeAssert:
+			walk(x.X, depth+1)
+		case *ssa.Field:
+			walk(x.X, depth+1)
+		case *ssa.Call:
+			if b, ok := x.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
+				walk(x.Call.Args[0], depth+1)
+			}
+		}
+	}
+	walk(v, 0)
+}
+
+// staleAddress reports whether read r reaches its location through a value
+// read in another section of lock k: then it reads the old object again,
+// not the current state.
+func (fs *funcState) staleAddress(r *readSite, k pathKey, cur lockState) bool {
+	var addr ssa.Value
+	switch x := r.instr.(type) {
+	case *ssa.UnOp:
+		addr = x.X
+	case *ssa.Lookup:
+		addr = x.X
+	default:
+		return false
+	}
+	stale := false
+	fs.taint[addr].each(func(ri int) {
+		if h, ok := fs.reads[ri].held.lookup(k); ok {
+			if c, ok := cur.lookup(k); !ok || !intersects(h.openers, c.openers) {
+				stale = true
+			}
+		}
+	})
+	return stale
+}

@@ -1,0 +1,157 @@
+package lockflow
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
+)
+
+// Source finds the syntax behind positions the engine reports, so passes
+// can name things as the source wrote them.
+type Source struct {
+	pass *analysis.Pass
+}
+
+func NewSource(pass *analysis.Pass) *Source { return &Source{pass: pass} }
+
+// File returns the file containing pos.
+func (s *Source) File(pos token.Pos) *ast.File {
+	for _, f := range s.pass.Files {
+		if f.FileStart <= pos && pos <= f.FileEnd {
+			return f
+		}
+	}
+	return nil
+}
+
+// Enclosing returns the path of nodes enclosing pos, innermost first.
+func (s *Source) Enclosing(pos token.Pos) []ast.Node {
+	f := s.File(pos)
+	if f == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(f, pos, pos)
+	return path
+}
+
+// CallAt returns the call expression whose opening parenthesis is at
+// lparen (SSA positions calls there).
+func (s *Source) CallAt(lparen token.Pos) *ast.CallExpr {
+	for _, n := range s.Enclosing(lparen) {
+		if c, ok := n.(*ast.CallExpr); ok && c.Lparen == lparen {
+			return c
+		}
+	}
+	return nil
+}
+
+// Receiver returns the receiver of a method call as written, e.g. "sd.mu"
+// for sd.mu.Lock(), or "" when pos is not such a call.
+func (s *Source) Receiver(lparen token.Pos) string {
+	c := s.CallAt(lparen)
+	if c == nil {
+		return ""
+	}
+	if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+		return types.ExprString(sel.X)
+	}
+	return ""
+}
+
+// Callee returns the called function as written, e.g. "sd.create".
+func (s *Source) Callee(lparen token.Pos) string {
+	if c := s.CallAt(lparen); c != nil {
+		return types.ExprString(c.Fun)
+	}
+	return ""
+}
+
+// ReadExpr returns the expression the engine positioned a read at: the
+// index expression of a map lookup (at its '['), the selector of a field
+// load (at its selector), or the call of a helper (at its '(').
+func (s *Source) ReadExpr(pos token.Pos) ast.Expr {
+	for _, n := range s.Enclosing(pos) {
+		switch e := n.(type) {
+		case *ast.IndexExpr:
+			if e.Lbrack == pos {
+				return e
+			}
+		case *ast.SelectorExpr:
+			if e.Sel.Pos() == pos {
+				return e
+			}
+		case *ast.CallExpr:
+			if e.Lparen == pos {
+				return e
+			}
+		case *ast.StarExpr:
+			if e.Star == pos {
+				return e
+			}
+		case *ast.Ident:
+			if e.Pos() == pos {
+				return e
+			}
+		}
+	}
+	return nil
+}
+
+// ValueName names the value read at pos: the variable it is assigned to
+// when the read is the whole right-hand side of an assignment, otherwise
+// the read expression itself.
+func (s *Source) ValueName(pos token.Pos) string {
+	e := s.ReadExpr(pos)
+	if e == nil {
+		return "a value"
+	}
+	path := s.Enclosing(e.Pos())
+	for _, n := range path {
+		switch st := n.(type) {
+		case *ast.AssignStmt:
+			for i, r := range st.Rhs {
+				if ast.Unparen(r) == e {
+					if len(st.Lhs) == len(st.Rhs) {
+						return types.ExprString(st.Lhs[i])
+					}
+					return types.ExprString(st.Lhs[0])
+				}
+			}
+		case *ast.ValueSpec:
+			for i, r := range st.Values {
+				if ast.Unparen(r) == e && i < len(st.Names) {
+					return st.Names[i].Name
+				}
+			}
+		}
+	}
+	return types.ExprString(e)
+}
+
+// PassDoc returns the documentation of a pass from the text of its doc.go:
+// the package comment without the comment markers and package clause.
+func PassDoc(docGo string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(docGo, "\n") {
+		if strings.HasPrefix(line, "package ") {
+			break
+		}
+		line = strings.TrimPrefix(line, "//")
+		line = strings.TrimPrefix(line, " ")
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// FirstLine returns s up to its first newline.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,133 @@
+package lockflow
+
+import (
+	"golang.org/x/tools/go/ssa"
+)
+
+// A summary says what a function does to the state reachable from its
+// parameters, free variables and package variables, in terms a caller can
+// map onto its own arguments. Summaries stand in for callee bodies, so a
+// helper that takes sd.mu itself, or writes sd.cache under its caller's
+// lock, counts at the call site.
+type summary struct {
+	acquires []relLock  // locks taken and released inside the function
+	writes   []relWrite // shared locations written
+	results  []relRead  // reads under the function's own lock that flow into its results
+}
+
+func (s *summary) empty() bool {
+	return s == nil || len(s.acquires)+len(s.writes)+len(s.results) == 0
+}
+
+// relPath is an access path relative to the callee's inputs.
+type relPath struct {
+	param  int         // index into Params, or -1-i for FreeVars[i]; ignored when global != nil
+	global *ssa.Global // root is a package variable
+	steps  string
+}
+
+type relLock struct {
+	path relPath
+	mode Mode
+}
+
+type relWrite struct {
+	loc    relPath
+	lock   *relLock // the callee's own lock held at the write; nil when it relies on the caller's
+	guards []relGuard
+	stored bool // a value is stored (as opposed to a delete)
+}
+
+// relGuard is a re-read inside the callee that controls a write.
+type relGuard struct {
+	loc            relPath
+	existence      bool // a nil or comma-ok test
+	writeOnMissing bool // the write is on the "missing" side of the test
+	missingCreates bool // the "missing" side writes the location too
+}
+
+type relRead struct {
+	loc  relPath
+	lock relLock
+}
+
+// toRel expresses a path of fn relative to its inputs, if it has such a
+// form.
+func toRel(fn *ssa.Function, p Path) (relPath, bool) {
+	switch r := p.Root.(type) {
+	case *ssa.Parameter:
+		for i, q := range fn.Params {
+			if q == r {
+				return relPath{param: i, steps: p.Steps}, true
+			}
+		}
+	case *ssa.FreeVar:
+		for i, q := range fn.FreeVars {
+			if q == r {
+				return relPath{param: -1 - i, steps: p.Steps}, true
+			}
+		}
+	case *ssa.Global:
+		return relPath{global: r, steps: p.Steps}, true
+	}
+	return relPath{}, false
+}
+
+// callSite describes a call of a summarised function.
+type callSite struct {
+	instr    ssa.CallInstruction
+	args     []ssa.Value // parameters, receiver first
+	bindings []ssa.Value // free variables of a called closure
+}
+
+// resolve maps a callee-relative path onto the caller.
+func (cs *callSite) resolve(rp relPath) (Path, bool) {
+	var root ssa.Value
+	switch {
+	case rp.global != nil:
+		root = rp.global
+	case rp.param >= 0:
+		if rp.param >= len(cs.args) {
+			return Path{}, false
+		}
+		root = cs.args[rp.param]
+	default:
+		i := -1 - rp.param
+		if i >= len(cs.bindings) {
+			return Path{}, false
+		}
+		root = cs.bindings[i]
+	}
+	base := pathOf(root)
+	return Path{Root: base.Root, Steps: base.Steps + rp.steps}, true
+}
+
+// calleeOf returns the function called and how its inputs bind, for calls
+// of functions of the package being analysed (including closures called
+// in place). Calls through interfaces or function values are not followed.
+func calleeOf(pkg *ssa.Package, call ssa.CallInstruction) (*ssa.Function, *callSite) {
+	c := call.Common()
+	if c.IsInvoke() {
+		return nil, nil
+	}
+	cs := &callSite{instr: call, args: c.Args}
+	switch f := c.Value.(type) {
+	case *ssa.Function:
+		fn := f
+		if fn.Origin() != nil {
+			fn = fn.Origin()
+		}
+		if fn.Pkg != pkg {
+			return nil, nil
+		}
+		return fn, cs
+	case *ssa.MakeClosure:
+		fn, ok := f.Fn.(*ssa.Function)
+		if !ok || fn.Pkg != pkg {
+			return nil, nil
+		}
+		cs.bindings = f.Bindings
+		return fn, cs
+	}
+	return nil, nil
+}

@@ -1,0 +1,53 @@
+// Package rlockgap defines an Analyzer that reports lock upgrades without a
+// re-check: a sync.RWMutex read-locked, shared state read, read-unlocked,
+// then locked for writing and written on the strength of that read.
+//
+// # Analyzer rlockgap
+//
+// rlockgap: report a write under Lock decided by a value read under an earlier RLock
+//
+// sync.RWMutex cannot be upgraded. Between RUnlock and Lock any other
+// goroutine may take the write lock and change what was read, so a decision
+// taken under the read lock ("the entry is missing, create one", "the entry
+// exists, update it", "the count is n, store n+1") may be stale by the time
+// the write lock is held. The race detector cannot see this: every access
+// is locked.
+//
+// Wrong:
+//
+//	c.mu.RLock()
+//	s, ok := c.sessions[id]
+//	c.mu.RUnlock()
+//	if ok {
+//		return s
+//	}
+//	s = newSession(id)
+//	c.mu.Lock()
+//	c.sessions[id] = s // may replace a session another caller created and returned
+//	c.mu.Unlock()
+//	return s
+//
+// Right:
+//
+//	c.mu.Lock()
+//	if existing, ok := c.sessions[id]; ok {
+//		c.mu.Unlock()
+//		return existing
+//	}
+//	c.sessions[id] = s
+//	c.mu.Unlock()
+//	return s
+//
+// Helpers count: a method that takes the write lock itself, or writes under
+// its caller's lock, is the write; a method that reads under RLock and
+// returns the value is the read. A re-check counts when it tests the state
+// again under the write lock and, on finding it changed, takes the path the
+// fresh state calls for; a re-check that quietly returns when an entry
+// vanished drops the update.
+//
+// Memoising a plain value (a number, a string) computed from the key is not
+// reported: two racing callers store the same thing.
+//
+// Fix: for lazy initialisation, lockgap inserts the re-check after the
+// Lock. Silence a finding with //lockgap:ignore rlockgap <reason>.
+package rlockgap

@@ -1,7 +1,7 @@
 package lockflow
 
 import (
-		"go/token"
+	"go/token"
 	"go/types"
 	"slices"
 

@@ -117,7 +117,6 @@ func (p Path) isShared(fn *ssa.Function) bool {
 	return strings.ContainsAny(p.Steps, "*[.")
 }
 
-
 // fieldName names field i of the struct t (or *t) points to. Within one
 // root, the struct type at each step is fixed, so names identify fields as
 // well as indices do, and they render as the source wrote them.

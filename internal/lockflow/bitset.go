@@ -33,18 +33,6 @@ func (s *bitset) unionWith(t bitset) bool {
 	return grew
 }
 
-// minus returns s without the elements of t, as a new set.
-func (s bitset) minus(t bitset) bitset {
-	out := make(bitset, len(s))
-	for i, w := range s {
-		if i < len(t) {
-			w &^= t[i]
-		}
-		out[i] = w
-	}
-	return out
-}
-
 func (s bitset) empty() bool {
 	for _, w := range s {
 		if w != 0 {

@@ -300,14 +300,10 @@ func (fs *funcState) computeTaint() {
 				var t bitset
 				switch x := instr.(type) {
 				case *ssa.Phi:
-					for i, e := range x.Edges {
+					for _, e := range x.Edges {
 						t.unionWith(fs.taint[e])
-						p := b.Preds[i]
-						t.unionWith(fs.blockCtl[p.Index].minus(fs.blockCtl[b.Index]))
-						if c := ifCond(p); c != nil {
-							t.unionWith(fs.taint[c])
-						}
 					}
+					t.unionWith(fs.phiGate(x))
 				case *ssa.UnOp:
 					t.unionWith(fs.taint[x.X])
 					if x.Op == token.MUL {
@@ -386,4 +382,44 @@ func plainType(t types.Type) bool {
 		return plainType(u.Elem())
 	}
 	return false
+}
+
+// phiGate is the taint a phi takes from the branches that choose between
+// its incoming values. A branch counts only when the edges it decides
+// carry different values: a loop counter merged from both arms of an if
+// does not depend on the if.
+func (fs *funcState) phiGate(phi *ssa.Phi) bitset {
+	b := phi.Block()
+	var t bitset
+	type group struct {
+		first ssa.Value
+		mixed bool
+	}
+	groups := make(map[*ssa.BasicBlock]*group)
+	note := func(c *ssa.BasicBlock, v ssa.Value) {
+		g := groups[c]
+		if g == nil {
+			groups[c] = &group{first: v}
+			return
+		}
+		if g.first != v {
+			g.mixed = true
+		}
+	}
+	for i, p := range b.Preds {
+		v := phi.Edges[i]
+		if ifCond(p) != nil {
+			note(p, v)
+		}
+		for _, d := range fs.cd.deps[p.Index] {
+			note(d.block, v)
+		}
+	}
+	for c, g := range groups {
+		if !g.mixed {
+			continue
+		}
+		t.unionWith(fs.taint[ifCond(c)])
+	}
+	return t
 }

@@ -182,10 +182,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	switch {
 	case len(guards) > 0:
 		g.Kind = Dropped
-	case w.stored != nil && fs.taint[w.stored].has(ri):
-		g.Kind = LostUpdate
 	case addr.has(ri):
 		g.Kind = StaleTarget
+	case w.stored != nil && fs.taint[w.stored].has(ri):
+		g.Kind = LostUpdate
 	case data.has(ri):
 		g.Kind = LostUpdate
 	default:

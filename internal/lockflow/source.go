@@ -115,10 +115,14 @@ func (s *Source) ValueName(pos token.Pos) string {
 		case *ast.AssignStmt:
 			for i, r := range st.Rhs {
 				if ast.Unparen(r) == e {
+					lhs := st.Lhs[0]
 					if len(st.Lhs) == len(st.Rhs) {
-						return types.ExprString(st.Lhs[i])
+						lhs = st.Lhs[i]
 					}
-					return types.ExprString(st.Lhs[0])
+					if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
+						return types.ExprString(e)
+					}
+					return types.ExprString(lhs)
 				}
 			}
 		case *ast.ValueSpec:

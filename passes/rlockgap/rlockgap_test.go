@@ -18,5 +18,5 @@ func testdata() string {
 }
 
 func TestRlockgap(t *testing.T) {
-	analysistest.Run(t, testdata(), rlockgap.Analyzer, "servicedir")
+	analysistest.Run(t, testdata(), rlockgap.Analyzer, "servicedir", "lazyinit", "lostupdate", "lockkinds")
 }

@@ -1,0 +1,150 @@
+// Package lazyinit holds caches filled on first use, wrongly (no re-check
+// under the write lock) and rightly.
+package lazyinit
+
+import (
+	"strings"
+	"sync"
+)
+
+type Session struct {
+	ID    string
+	state map[string]string
+}
+
+func newSession(id string) *Session { return &Session{ID: id, state: map[string]string{}} }
+
+type Sessions struct {
+	mu       sync.RWMutex
+	sessions map[string]*Session
+}
+
+// Get hands back a new session on a miss; two callers racing on one id get
+// different sessions, and one of them is lost from the map.
+func (c *Sessions) Get(id string) *Session {
+	c.mu.RLock()
+	s, ok := c.sessions[id]
+	c.mu.RUnlock()
+	if ok {
+		return s
+	}
+	s = newSession(id)
+	c.mu.Lock() // want `c.mu is locked again for writing after RUnlock: s was missing under the read lock, but another goroutine may have stored one since`
+	c.sessions[id] = s
+	c.mu.Unlock()
+	return s
+}
+
+// GetDeferred is the same with a deferred unlock and an error result.
+func (c *Sessions) GetDeferred(id string) (*Session, error) {
+	c.mu.RLock()
+	s := c.sessions[id]
+	c.mu.RUnlock()
+	if s != nil {
+		return s, nil
+	}
+	s = newSession(id)
+	c.mu.Lock() // want `c.mu is locked again for writing after RUnlock: s was missing`
+	defer c.mu.Unlock()
+	c.sessions[id] = s
+	return s, nil
+}
+
+// GetChecked re-checks under the write lock (double-checked locking).
+func (c *Sessions) GetChecked(id string) *Session {
+	c.mu.RLock()
+	s, ok := c.sessions[id]
+	c.mu.RUnlock()
+	if ok {
+		return s
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.sessions[id]; ok {
+		return s
+	}
+	s = newSession(id)
+	c.sessions[id] = s
+	return s
+}
+
+// GetNil re-reads and fills only when still empty.
+func (c *Sessions) GetNil(id string) *Session {
+	c.mu.RLock()
+	s := c.sessions[id]
+	c.mu.RUnlock()
+	if s != nil {
+		return s
+	}
+	c.mu.Lock()
+	s = c.sessions[id]
+	if s == nil {
+		s = newSession(id)
+		c.sessions[id] = s
+	}
+	c.mu.Unlock()
+	return s
+}
+
+// GetOnce holds the write lock throughout: one section, nothing stale.
+func (c *Sessions) GetOnce(id string) *Session {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	s, ok := c.sessions[id]
+	if !ok {
+		s = newSession(id)
+		c.sessions[id] = s
+	}
+	return s
+}
+
+// Len only reads.
+func (c *Sessions) Len() int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return len(c.sessions)
+}
+
+// Canon memoises a pure function of the key into a map of strings: two
+// racing callers compute and store the same string.
+type Canon struct {
+	mu    sync.RWMutex
+	names map[string]string
+}
+
+func (c *Canon) Name(raw string) string {
+	c.mu.RLock()
+	n, ok := c.names[raw]
+	c.mu.RUnlock()
+	if ok {
+		return n
+	}
+	n = strings.ToLower(strings.TrimSpace(raw))
+	c.mu.Lock()
+	c.names[raw] = n
+	c.mu.Unlock()
+	return n
+}
+
+// Widths memoises an int.
+type Widths struct {
+	mu     sync.RWMutex
+	widths map[rune]int
+}
+
+func (w *Widths) Width(r rune) int {
+	w.mu.RLock()
+	n, ok := w.widths[r]
+	w.mu.RUnlock()
+	if ok {
+		return n
+	}
+	n = 1
+	if r > 0x1100 {
+		n = 2
+	}
+	w.mu.Lock()
+	w.widths[r] = n
+	w.mu.Unlock()
+	return n
+}

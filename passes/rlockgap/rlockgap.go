@@ -71,6 +71,3 @@ func diagnose(pass *analysis.Pass, src *lockflow.Source, g *lockflow.Gap) analys
 	return d
 }
 
-func lazyInitFix(pass *analysis.Pass, src *lockflow.Source, g *lockflow.Gap) (analysis.SuggestedFix, bool) {
-	return analysis.SuggestedFix{}, false
-}

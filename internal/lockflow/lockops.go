@@ -32,12 +32,11 @@ const (
 // lockOp is a call of a sync.Mutex or sync.RWMutex method that takes or
 // releases a lock.
 type lockOp struct {
-	kind     opKind
-	mode     Mode
-	path     Path
-	rwmutex  bool
-	deferred bool
-	pos      token.Pos
+	kind    opKind
+	mode    Mode
+	path    Path
+	rwmutex bool
+	pos     token.Pos
 }
 
 // syncLockOp classifies a call. Only direct calls of the concrete sync

@@ -18,8 +18,6 @@ type Path struct {
 	Steps string    // encoded steps, each ending in ";", e.g. ".inner;*;.mu;"
 }
 
-func (p Path) valid() bool { return p.Root != nil }
-
 // key identifies the path within one function.
 func (p Path) key() pathKey { return pathKey{p.Root, p.Steps} }
 
@@ -90,14 +88,6 @@ func pathOf(v ssa.Value) Path {
 		b.WriteString(steps[i])
 	}
 	return Path{Root: v, Steps: b.String()}
-}
-
-// isLocal reports whether the path is rooted in a local allocation of fn:
-// memory no other goroutine reaches unless fn hands out its address, which
-// the engine treats as private.
-func (p Path) isLocal(fn *ssa.Function) bool {
-	a, ok := p.Root.(*ssa.Alloc)
-	return ok && a.Parent() == fn
 }
 
 // isShared reports whether the path may denote memory other goroutines

@@ -70,4 +70,3 @@ func diagnose(pass *analysis.Pass, src *lockflow.Source, g *lockflow.Gap) analys
 	}
 	return d
 }
-

@@ -1,0 +1,3 @@
+module example.com/lockgap-examples
+
+go 1.26.0

@@ -17,6 +17,6 @@ func (fs *funcState) dump() {
 	}
 	for _, w := range fs.writes {
 		fmt.Fprintf(os.Stderr, "  write %s %v held=%v data=%v ctl=%v guards=%+v\n", w.instr, w.loc, w.held,
-			fs.dataTaint(w.operands), fs.blockCtl[w.instr.Block().Index], w.guards)
+			fs.dataTaint(w.data), fs.blockCtl[w.instr.Block().Index], w.guards)
 	}
 }

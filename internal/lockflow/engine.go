@@ -56,7 +56,9 @@ func run(pass *analysis.Pass) (any, error) {
 		locking:    make(map[*ssa.Function]bool),
 		res:        res,
 	}
-	for _, fn := range packageFunctions(pass, pkg) {
+	funcs := packageFunctions(pass, pkg)
+	e.noteMutations(funcs)
+	for _, fn := range funcs {
 		if e.worthAnalysing(fn) {
 			e.summaryOf(fn)
 		}
@@ -71,6 +73,58 @@ type engine struct {
 	inProgress map[*ssa.Function]bool
 	locking    map[*ssa.Function]bool
 	res        *Result
+
+	// mutated holds the struct fields of this package that some function
+	// writes after construction; the others never change once built.
+	mutated map[*types.Var]bool
+}
+
+// noteMutations records every field written through a pointer that is not
+// a fresh local allocation.
+func (e *engine) noteMutations(funcs []*ssa.Function) {
+	e.mutated = make(map[*types.Var]bool)
+	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				if a, ok := pathOf(fa.X).Root.(*ssa.Alloc); ok && a.Parent() == fn && pathOf(fa.X).Steps == "" {
+					continue // initialising a new value
+				}
+				if v := fieldVar(fa.X.Type(), fa.Field); v != nil {
+					e.mutated[v] = true
+				}
+			}
+		}
+	}
+}
+
+// immutableLoad reports whether a load reads a field of this package that
+// nothing writes after construction: such a value cannot go stale, even
+// when read through a stale pointer.
+func (e *engine) immutableLoad(load *ssa.UnOp) bool {
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	v := fieldVar(fa.X.Type(), fa.Field)
+	return v != nil && v.Pkg() == e.pkg.Pkg && !e.mutated[v]
+}
+
+func fieldVar(t types.Type, i int) *types.Var {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if s, ok := typeparamCore(t).(*types.Struct); ok && i < s.NumFields() {
+		return s.Field(i)
+	}
+	return nil
 }
 
 // hasLockCalls reports whether fn calls a sync lock method directly.
@@ -198,7 +252,16 @@ func (fs *funcState) summarize() *summary {
 		if !ok {
 			continue
 		}
-		rw := relWrite{loc: rp, stored: w.stored != nil}
+		rw := relWrite{loc: rp, kind: w.kind}
+		if w.kind == writeCall {
+			rw.kind = w.inner
+		}
+		data := fs.dataTaint(w.data)
+		for i, p := range fn.Params {
+			if data.has(fs.inputLabel[p]) {
+				rw.dataFrom = append(rw.dataFrom, i)
+			}
+		}
 		if w.kind == writeCall {
 			if l := helperLock(fn, w.held); l != nil {
 				rw.lock = l
@@ -210,18 +273,24 @@ func (fs *funcState) summarize() *summary {
 		if len(w.held) > 0 {
 			k = w.held[0].key
 		}
-		self := func(p Path) bool { return p.overlaps(w.loc) }
+		// Any fresh read that decides the write may be what a caller's
+		// stale read needs re-checked; the caller picks the ones it needs.
+		anyLoc := func(Path) bool { return true }
 		var gs []guard
 		if len(w.held) > 0 {
-			gs = fs.inlineGuards(w, k, self, wb, w.loc)
+			gs = fs.inlineGuards(w, k, anyLoc, wb, w.loc)
 		} else {
 			gs = fs.unlockedGuards(w, wb)
 		}
 		gs = append(gs, w.guards...)
 		for _, g := range gs {
-			if gl, ok := toRel(fn, g.loc); ok {
-				rw.guards = append(rw.guards, relGuard{loc: gl, existence: g.existence,
-					writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates})
+			gl, ok := toRel(fn, g.loc)
+			if !ok || len(rw.guards) >= maxGuards {
+				continue
+			}
+			rg := relGuard{loc: gl, existence: g.existence, writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates}
+			if !slices.Contains(rw.guards, rg) {
+				rw.guards = append(rw.guards, rg)
 			}
 		}
 		s.writes = append(s.writes, rw)
@@ -252,6 +321,9 @@ func (fs *funcState) summarize() *summary {
 	return s
 }
 
+// maxGuards bounds the re-checks a summary keeps per write.
+const maxGuards = 8
+
 // helperLock returns the relative lock of a helper section, if the section
 // was opened by a call (whose lock is then this function's own too).
 func helperLock(fn *ssa.Function, held lockState) *relLock {
@@ -274,7 +346,7 @@ func (fs *funcState) unlockedGuards(w *writeSite, wb map[*ssa.BasicBlock][]int) 
 		}
 		fs.directReads(cond, func(ri int) {
 			r2 := &fs.reads[ri]
-			if len(r2.held) != 0 || !r2.loc.overlaps(w.loc) {
+			if len(r2.held) != 0 {
 				return
 			}
 			g := guard{loc: r2.loc, read: ri, branch: d}

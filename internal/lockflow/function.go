@@ -34,8 +34,9 @@ type writeSite struct {
 	held     lockState
 	kind     writeKind
 	stored   ssa.Value   // the value stored, if any
-	operands []ssa.Value // values that decide what is written or where
-	addr     []ssa.Value // values that decide where
+	data     []ssa.Value // values whose taint is what is written
+	base     ssa.Value   // the value the written location is reached from
+	inner    writeKind   // for writeCall: what the helper does
 	guards   []guard     // re-checks inside a called helper
 	pos      token.Pos
 }
@@ -64,6 +65,9 @@ type funcState struct {
 	taint    map[ssa.Value]bitset
 	blockCtl []bitset
 	releases map[int][]token.Pos // acquire index -> positions of the releases closing it
+
+	inputLabel map[ssa.Value]int // parameters and free variables -> their pseudo read site
+	lockedFunc bool              // the function takes locks itself
 }
 
 // analyzeFunction runs the held-lock flow, collects read and write sites
@@ -127,6 +131,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 		}
 	}
 	fs.flow = computeHeld(fn, ops, acqs)
+	fs.lockedFunc = len(acqs) > 0
 	ownSection := func(instr ssa.Instruction, cs *callSite, l relLock) (lockState, bool) {
 		p, ok := cs.resolve(l.path)
 		if !ok {
@@ -166,14 +171,14 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 			case *ssa.Store:
 				if loc := pathOf(x.Addr); loc.isShared(fn) {
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeStore,
-						stored: x.Val, operands: []ssa.Value{x.Addr, x.Val}, addr: []ssa.Value{x.Addr}, pos: x.Pos()})
+						stored: x.Val, data: []ssa.Value{x.Val}, base: x.Addr, pos: x.Pos()})
 				}
 			case *ssa.MapUpdate:
 				loc := pathOf(x.Map)
 				if loc.isShared(fn) {
 					loc.Steps += "[];"
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeMapUpdate,
-						stored: x.Value, operands: []ssa.Value{x.Map, x.Key, x.Value}, addr: []ssa.Value{x.Map}, pos: x.Pos()})
+						stored: x.Value, data: []ssa.Value{x.Value}, base: x.Map, pos: x.Pos()})
 				}
 			case *ssa.Call:
 				if op, ok := fs.flow.ops[instr]; ok && op.kind == opRelease {
@@ -195,7 +200,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						if loc := pathOf(x.Call.Args[0]); loc.isShared(fn) {
 							loc.Steps += "[];"
 							fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: kind,
-								operands: x.Call.Args, addr: x.Call.Args[:1], pos: x.Pos()})
+								base: x.Call.Args[0], pos: x.Pos()})
 						}
 					}
 				}
@@ -222,8 +227,13 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							continue
 						}
 					}
-					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall,
-						operands: x.Call.Args, addr: x.Call.Args, pos: x.Pos()}
+					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
+						base: h.cs.rootValue(w.loc), pos: x.Pos()}
+					for _, p := range w.dataFrom {
+						if v := h.cs.rootValue(relPath{param: p}); v != nil {
+							ws.data = append(ws.data, v)
+						}
+					}
 					for _, g := range w.guards {
 						if gl, ok := h.cs.resolve(g.loc); ok {
 							ws.guards = append(ws.guards, guard{loc: gl, read: -1, existence: g.existence,
@@ -238,6 +248,17 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 	}
 	if len(fs.reads) == 0 && len(fs.writes) == 0 && len(acqs) == 0 {
 		return nil
+	}
+	// Inputs get labels too, so a summary can say which of them flow
+	// into what the function writes.
+	fs.inputLabel = make(map[ssa.Value]int)
+	for _, p := range fn.Params {
+		fs.inputLabel[p] = len(fs.reads)
+		fs.reads = append(fs.reads, readSite{value: p})
+	}
+	for _, v := range fn.FreeVars {
+		fs.inputLabel[v] = len(fs.reads)
+		fs.reads = append(fs.reads, readSite{value: v})
 	}
 	fs.cd = computeControlDeps(fn)
 	fs.computeTaint()
@@ -275,6 +296,11 @@ func (fs *funcState) computeTaint() {
 	if len(fs.reads) == 0 {
 		return
 	}
+	for v, l := range fs.inputLabel {
+		var t bitset
+		t.add(l)
+		fs.taint[v] = t
+	}
 	grow := func(v ssa.Value, t bitset) bool {
 		if t.empty() {
 			return false
@@ -305,14 +331,21 @@ func (fs *funcState) computeTaint() {
 					}
 					t.unionWith(fs.phiGate(x))
 				case *ssa.UnOp:
-					t.unionWith(fs.taint[x.X])
 					if x.Op == token.MUL {
 						if a := fs.localRoot(x.X); a != nil {
 							t.unionWith(fs.taint[a])
 						}
+						if !fs.unlockedShared(instr) && !fs.e.immutableLoad(x) {
+							t.unionWith(fs.taint[x.X])
+						}
+					} else {
+						t.unionWith(fs.taint[x.X])
 					}
 				case *ssa.Lookup:
-					t.unionWith(fs.taint[x.X]) // a re-lookup by a stale key still reads fresh state
+					// A re-lookup by a stale key still reads fresh state.
+					if !fs.unlockedShared(instr) {
+						t.unionWith(fs.taint[x.X])
+					}
 				case *ssa.Store:
 					if a := fs.localRoot(x.Addr); a != nil {
 						if grow(a, fs.taint[x.Val]) {
@@ -422,4 +455,62 @@ func (fs *funcState) phiGate(phi *ssa.Phi) bitset {
 		t.unionWith(fs.taint[ifCond(c)])
 	}
 	return t
+}
+
+// reachedThrough reports whether the location written from base is reached
+// through the value of read ri: a field, element or pointee of it.
+func (fs *funcState) reachedThrough(base ssa.Value, ri int) bool {
+	target := fs.reads[ri].value
+	for v := base; v != nil; {
+		if v == target {
+			return true
+		}
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Index:
+			v = x.X
+		case *ssa.Lookup:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+			v = x.X
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// unlockedShared reports whether instr reads shared state with no lock
+// held. Such a read is of state that does not change (or the code has a
+// data race, which is the race detector's business); a stale pointer it
+// goes through does not make the value read stale.
+func (fs *funcState) unlockedShared(instr ssa.Instruction) bool {
+	ri, ok := fs.readIdx[instr]
+	return ok && len(fs.reads[ri].held) == 0 && fs.lockedFunc
+}
+
+// lockedReads reports whether t holds a read made under some lock (as
+// opposed to only inputs and unlocked reads).
+func (fs *funcState) lockedReads(t bitset) bool {
+	found := false
+	t.each(func(ri int) {
+		if len(fs.reads[ri].held) > 0 {
+			found = true
+		}
+	})
+	return found
 }

@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -77,8 +78,7 @@ func (fs *funcState) findGaps() []*Gap {
 			if h.mode != Write {
 				continue
 			}
-			data := fs.dataTaint(w.operands)
-			addr := fs.dataTaint(w.addr)
+			data := fs.dataTaint(w.data)
 			all := append(bitset(nil), data...)
 			all.unionWith(fs.blockCtl[w.instr.Block().Index])
 			report := func(ri int, g *Gap) {
@@ -100,13 +100,13 @@ func (fs *funcState) findGaps() []*Gap {
 				if !ok || intersects(a.openers, h.openers) {
 					return
 				}
-				if !r.loc.overlaps(w.loc) && !addr.has(ri) {
+				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) {
 					return
 				}
 				if len(r.loc.Steps) <= bestDepth {
 					return
 				}
-				if g := fs.evaluate(ri, a, w, h, data, addr, decisions, writesByBlock); g != nil {
+				if g := fs.evaluate(ri, a, w, h, data, decisions, writesByBlock); g != nil {
 					best, bestDepth, bestGap = ri, len(r.loc.Steps), g
 				}
 			})
@@ -126,7 +126,7 @@ func (fs *funcState) findGaps() []*Gap {
 				if !fs.reachable(d.block, w.instr.Block()) {
 					continue
 				}
-				if g := fs.evaluate(d.read, a, w, h, nil, nil, decisions, writesByBlock); g != nil && g.Kind == Dropped {
+				if g := fs.evaluate(d.read, a, w, h, nil, decisions, writesByBlock); g != nil && g.Kind == Dropped {
 					report(d.read, g)
 					break
 				}
@@ -138,7 +138,7 @@ func (fs *funcState) findGaps() []*Gap {
 
 // evaluate decides whether the pair (read ri in section a, write w in
 // section h) is a harmful gap, and of which kind.
-func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data, addr bitset,
+func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data bitset,
 	decisions []staleDecision, writesByBlock map[*ssa.BasicBlock][]int) *Gap {
 	r := &fs.reads[ri]
 	// A claim: section A wrote what it read, so others see the decision.
@@ -182,7 +182,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	switch {
 	case len(guards) > 0:
 		g.Kind = Dropped
-	case addr.has(ri):
+	case fs.reachedThrough(w.base, ri):
 		g.Kind = StaleTarget
 	case w.stored != nil && fs.taint[w.stored].has(ri):
 		g.Kind = LostUpdate
@@ -195,15 +195,39 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				lazy = true
 			}
 		}
-		if lazy {
-			if w.stored != nil && plainType(w.stored.Type()) && fs.taint[w.stored].empty() {
+		tested, byContent := fs.decides(ri, w)
+		if !lazy && !tested {
+			return nil // in the taint, but not what the branch tests
+		}
+		if !lazy && !byContent && (w.kind == writeDelete || w.inner == writeDelete) {
+			// "It exists, so delete it" stays right if it was deleted or
+			// replaced since: deleting by key is idempotent.
+			return nil
+		}
+		switch {
+		case w.kind == writeCall:
+			// A helper decided by a stale value is reported only when it
+			// fills the very entry A found missing, or deletes.
+			switch {
+			case lazy && (w.inner == writeMapUpdate || w.inner == writeStore) && w.loc.key() == r.loc.key():
+				if fs.replacesContainer(w.instr, r.loc) {
+					return nil // a wholesale refresh, not a fill of one entry
+				}
+				g.Kind = LazyInit
+			case w.inner == writeDelete || w.inner == writeClear:
+				g.Kind = Gated
+			default:
+				return nil
+			}
+		case lazy:
+			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) {
 				return nil // a memo of a plain value: both racers store the same thing
 			}
 			g.Kind = LazyInit
 			if w.kind == writeMapUpdate || w.kind == writeStore {
 				g.Store = w.instr
 			}
-		} else {
+		default:
 			g.Kind = Gated
 		}
 	}
@@ -249,7 +273,7 @@ func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []s
 		if !ok {
 			continue
 		}
-		fs.taint[subj].each(func(ri int) {
+		fs.directReads(subj, func(ri int) {
 			if len(fs.reads[ri].held) == 0 {
 				return
 			}
@@ -489,4 +513,41 @@ func (fs *funcState) staleAddress(r *readSite, k pathKey, cur lockState) bool {
 		}
 	})
 	return stale
+}
+
+// decides reports whether read ri is what some branch controlling w
+// tests, and whether some such branch tests more than its existence.
+func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent bool) {
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		c := ifCond(d.block)
+		if c == nil {
+			return
+		}
+		fs.directReads(c, func(r int) {
+			if r != ri {
+				return
+			}
+			tested = true
+			if _, _, ok := existenceTest(c); !ok {
+				byContent = true
+			}
+		})
+	})
+	return tested, byContent
+}
+
+// replacesContainer reports whether the call instr also stores the map or
+// slice that holds loc (e.g. m = make(...) before filling m[k]).
+func (fs *funcState) replacesContainer(instr ssa.Instruction, loc Path) bool {
+	steps := strings.TrimSuffix(loc.Steps, "[];")
+	if steps == loc.Steps {
+		return false
+	}
+	steps = strings.TrimSuffix(steps, "*;")
+	for _, w := range fs.writes {
+		if w.instr == instr && w.loc.Root == loc.Root && w.loc.Steps == steps {
+			return true
+		}
+	}
+	return false
 }

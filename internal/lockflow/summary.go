@@ -35,7 +35,9 @@ type relWrite struct {
 	loc    relPath
 	lock   *relLock // the callee's own lock held at the write; nil when it relies on the caller's
 	guards []relGuard
-	stored bool // a value is stored (as opposed to a delete)
+	kind   writeKind // store, map update, delete or clear (never writeCall)
+	// dataFrom lists the parameters whose values flow into what is written.
+	dataFrom []int
 }
 
 // relGuard is a re-read inside the callee that controls a write.
@@ -100,6 +102,19 @@ func (cs *callSite) resolve(rp relPath) (Path, bool) {
 	}
 	base := pathOf(root)
 	return Path{Root: base.Root, Steps: base.Steps + rp.steps}, true
+}
+
+// rootValue returns the caller's value a callee-relative path starts from.
+func (cs *callSite) rootValue(rp relPath) ssa.Value {
+	switch {
+	case rp.global != nil:
+		return rp.global
+	case rp.param >= 0 && rp.param < len(cs.args):
+		return cs.args[rp.param]
+	case rp.param < 0 && -1-rp.param < len(cs.bindings):
+		return cs.bindings[-1-rp.param]
+	}
+	return nil
 }
 
 // calleeOf returns the function called and how its inputs bind, for calls

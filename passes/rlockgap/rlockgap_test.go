@@ -21,7 +21,7 @@ func testdata() string {
 }
 
 func TestRlockgap(t *testing.T) {
-	analysistest.Run(t, testdata(), rlockgap.Analyzer, "servicedir", "lazyinit", "lostupdate", "lockkinds")
+	analysistest.Run(t, testdata(), rlockgap.Analyzer, "servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers")
 }
 
 func TestLazyInitFix(t *testing.T) {

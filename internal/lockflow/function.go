@@ -29,16 +29,16 @@ const (
 
 // writeSite is a write of shared state, or a call of a helper that writes.
 type writeSite struct {
-	instr    ssa.Instruction
-	loc      Path
-	held     lockState
-	kind     writeKind
-	stored   ssa.Value   // the value stored, if any
-	data     []ssa.Value // values whose taint is what is written
-	base     ssa.Value   // the value the written location is reached from
-	inner    writeKind   // for writeCall: what the helper does
-	guards   []guard     // re-checks inside a called helper
-	pos      token.Pos
+	instr  ssa.Instruction
+	loc    Path
+	held   lockState
+	kind   writeKind
+	stored ssa.Value   // the value stored, if any
+	data   []ssa.Value // values whose taint is what is written
+	base   ssa.Value   // the value the written location is reached from
+	inner  writeKind   // for writeCall: what the helper does
+	guards []guard     // re-checks inside a called helper
+	pos    token.Pos
 }
 
 // guard is a re-read that controls a write: either a branch in the

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -220,8 +221,8 @@ func (fs *funcState) summarize() *summary {
 		return nil
 	}
 	for _, a := range fs.flow.acquires {
-		if a.helper || !released[a.path.key()] {
-			continue
+		if a.helper || !released[a.path.key()] || strings.Contains(a.path.Steps, "[0x") {
+			continue // an element chosen by a local index means nothing to callers
 		}
 		if rp, ok := toRel(fn, a.path); ok {
 			l := relLock{path: rp, mode: a.mode}
@@ -263,9 +264,7 @@ func (fs *funcState) summarize() *summary {
 			}
 		}
 		if w.kind == writeCall {
-			if l := helperLock(fn, w.held); l != nil {
-				rw.lock = l
-			}
+			rw.lock = fs.helperLock(w)
 		} else {
 			rw.lock = ownLock(w.held)
 		}
@@ -324,12 +323,16 @@ func (fs *funcState) summarize() *summary {
 // maxGuards bounds the re-checks a summary keeps per write.
 const maxGuards = 8
 
-// helperLock returns the relative lock of a helper section, if the section
-// was opened by a call (whose lock is then this function's own too).
-func helperLock(fn *ssa.Function, held lockState) *relLock {
-	for _, h := range held {
-		if rp, ok := toRel(fn, h.path); ok {
-			return &relLock{path: rp, mode: h.mode}
+// helperLock returns, relative to fs's function, the lock that the helper
+// called at w takes itself, if any.
+func (fs *funcState) helperLock(w *writeSite) *relLock {
+	for _, h := range w.held {
+		for _, o := range h.openers {
+			if a := fs.flow.acquires[o]; a.helper && a.instr == w.instr {
+				if rp, ok := toRel(fs.fn, h.path); ok {
+					return &relLock{path: rp, mode: h.mode}
+				}
+			}
 		}
 	}
 	return nil

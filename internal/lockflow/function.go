@@ -118,7 +118,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				continue
 			}
 			for _, l := range h.sum.acquires {
-				p, ok := h.cs.resolve(l.path)
+				p, ok := h.cs.resolveLock(l.path)
 				if !ok {
 					continue
 				}
@@ -126,14 +126,16 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					helperAcq[instr] = make(map[pathKey]int)
 				}
 				helperAcq[instr][p.key()] = len(acqs)
-				acqs = append(acqs, acquire{instr: instr, path: p, mode: l.mode, helper: true})
+				acqs = append(acqs, acquire{instr: instr, path: p, mode: l.mode, helper: true, rel: l.path})
 			}
 		}
 	}
 	fs.flow = computeHeld(fn, ops, acqs)
 	fs.lockedFunc = len(acqs) > 0
-	ownSection := func(instr ssa.Instruction, cs *callSite, l relLock) (lockState, bool) {
-		p, ok := cs.resolve(l.path)
+	// A helper's own section holds its lock on top of whatever the caller
+	// holds at the call.
+	ownSection := func(instr ssa.Instruction, cs *callSite, l relLock, outer lockState) (lockState, bool) {
+		p, ok := cs.resolveLock(l.path)
 		if !ok {
 			return nil, false
 		}
@@ -141,7 +143,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 		if !ok {
 			return nil, false
 		}
-		return lockState{{key: p.key(), path: p, mode: l.mode, openers: []int{idx}}}, true
+		return outer.with(heldLock{key: p.key(), path: p, mode: l.mode, openers: []int{idx}}), true
 	}
 
 	for _, b := range fn.Blocks {
@@ -210,7 +212,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				}
 				for _, r := range h.sum.results {
 					loc, ok1 := h.cs.resolve(r.loc)
-					held, ok2 := ownSection(instr, h.cs, r.lock)
+					held, ok2 := ownSection(instr, h.cs, r.lock, s)
 					if ok1 && ok2 {
 						fs.addRead(instr, x, loc, held)
 						break // one read site per call; its label stands for all
@@ -223,7 +225,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					}
 					held := s
 					if w.lock != nil {
-						if held, ok = ownSection(instr, h.cs, *w.lock); !ok {
+						if held, ok = ownSection(instr, h.cs, *w.lock, s); !ok {
 							continue
 						}
 					}

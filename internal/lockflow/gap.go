@@ -46,6 +46,12 @@ type Gap struct {
 	Read  token.Pos // the stale read (or the helper call returning it)
 	Write token.Pos // the write (or the helper call that writes)
 
+	// When B is a helper call: how the helper names the lock, relative to
+	// its receiver or parameters (BLockParam, -1 for a package variable),
+	// e.g. ".mu".
+	BLockParam int
+	BLockSteps string
+
 	// For LazyInit: the store that fills the entry (an *ssa.MapUpdate or
 	// *ssa.Store), and the instruction that opens B.
 	Store     ssa.Instruction
@@ -97,7 +103,7 @@ func (fs *funcState) findGaps() []*Gap {
 			all.each(func(ri int) {
 				r := &fs.reads[ri]
 				a, ok := r.held.lookup(h.key)
-				if !ok || intersects(a.openers, h.openers) {
+				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) {
 					return
 				}
 				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) {
@@ -120,7 +126,8 @@ func (fs *funcState) findGaps() []*Gap {
 			for _, d := range decisions {
 				r := &fs.reads[d.read]
 				a, ok := r.held.lookup(h.key)
-				if !ok || !d.creates || intersects(a.openers, h.openers) || !r.loc.overlaps(w.loc) || all.has(d.read) {
+				if !ok || !d.creates || intersects(a.openers, h.openers) || !r.loc.overlaps(w.loc) || all.has(d.read) ||
+					outerLock(r.held, w.held, h.key) {
 					continue
 				}
 				if !fs.reachable(d.block, w.instr.Block()) {
@@ -222,6 +229,11 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		case lazy:
 			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) {
 				return nil // a memo of a plain value: both racers store the same thing
+			}
+			if w.stored != nil && fs.madeIn(w.stored, w.held, h.key) && !fs.handedBack(w.stored) {
+				// Recomputed under the write lock and kept private: a
+				// racer's entry is replaced by an equivalent one.
+				return nil
 			}
 			g.Kind = LazyInit
 			if w.kind == writeMapUpdate || w.kind == writeStore {
@@ -434,6 +446,16 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	}
 	g.AOpen, _, g.AHelper = first(a.openers)
 	g.BOpen, g.BOpenInst, g.BHelper = first(b.openers)
+	if g.BHelper {
+		for _, o := range b.openers {
+			if acq := fs.flow.acquires[o]; acq.instr == g.BOpenInst {
+				g.BLockParam, g.BLockSteps = acq.rel.param, renderSteps(acq.rel.steps)
+				if acq.rel.global != nil {
+					g.BLockParam = -1
+				}
+			}
+		}
+	}
 	for _, o := range a.openers {
 		g.AReleases = append(g.AReleases, fs.releases[o]...)
 	}
@@ -546,6 +568,83 @@ func (fs *funcState) replacesContainer(instr ssa.Instruction, loc Path) bool {
 	steps = strings.TrimSuffix(steps, "*;")
 	for _, w := range fs.writes {
 		if w.instr == instr && w.loc.Root == loc.Root && w.loc.Steps == steps {
+			return true
+		}
+	}
+	return false
+}
+
+// madeIn reports whether v is computed inside the section of lock k that
+// held denotes.
+func (fs *funcState) madeIn(v ssa.Value, held lockState, k pathKey) bool {
+	instr, ok := v.(ssa.Instruction)
+	if !ok || instr.Block() == nil {
+		return false
+	}
+	return sameSection(fs.heldAt(instr), held, k)
+}
+
+// heldAt returns the locks held just before instr.
+func (fs *funcState) heldAt(instr ssa.Instruction) lockState {
+	b := instr.Block()
+	s := fs.flow.entry[b]
+	for _, x := range b.Instrs {
+		if x == instr {
+			break
+		}
+		s = fs.flow.step(s, x)
+	}
+	return s
+}
+
+// handedBack reports whether v is returned by the function (directly or
+// through phis and conversions).
+func (fs *funcState) handedBack(v ssa.Value) bool {
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		refs := x.Referrers()
+		if refs == nil {
+			continue
+		}
+		for _, r := range *refs {
+			switch r := r.(type) {
+			case *ssa.Return:
+				return true
+			case *ssa.Phi:
+				work = append(work, r)
+			case *ssa.MakeInterface:
+				work = append(work, r)
+			case *ssa.ChangeType:
+				work = append(work, r)
+			case *ssa.Store:
+				if a := fs.localRoot(r.Addr); a != nil && r.Val == x {
+					// A named result or captured local: follow its loads.
+					if arefs := a.Referrers(); arefs != nil {
+						for _, ar := range *arefs {
+							if u, ok := ar.(*ssa.UnOp); ok {
+								work = append(work, u)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// outerLock reports whether a lock other than k is held, in one section,
+// across both points: it serialises the gap.
+func outerLock(a, b lockState, k pathKey) bool {
+	for _, h := range a {
+		if h.key != k && sameSection(a, b, h.key) {
 			return true
 		}
 	}

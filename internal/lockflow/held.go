@@ -116,6 +116,7 @@ type acquire struct {
 	path   Path
 	mode   Mode
 	helper bool
+	rel    relPath // for a helper: the lock relative to the callee
 }
 
 // lockFlow is the result of the held-lock data-flow of one function.

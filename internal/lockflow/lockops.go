@@ -82,7 +82,7 @@ func syncLockOp(c *ssa.CallCommon) (lockOp, bool) {
 	default:
 		return lockOp{}, false // TryLock's outcome is data; not modelled
 	}
-	op.path = pathOf(c.Args[0])
+	op.path = lockPathOf(c.Args[0])
 	op.pos = c.Pos()
 	return op, true
 }

@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"fmt"
 	"go/types"
 	"strconv"
 	"strings"
@@ -37,8 +38,26 @@ func (p Path) overlaps(q Path) bool {
 }
 
 // pathOf reduces an address or value to its access path. Conversions that
-// do not change identity are looked through.
-func pathOf(v ssa.Value) Path {
+// do not change identity are looked through. Elements are not told apart:
+// m[k1] and m[k2] may be the same entry.
+func pathOf(v ssa.Value) Path { return accessPath(v, false) }
+
+// lockPathOf is pathOf for lock operands, where elements must be told
+// apart: locks[0] and locks[i] are different locks unless the indices are
+// the same value.
+func lockPathOf(v ssa.Value) Path { return accessPath(v, true) }
+
+func elem(index ssa.Value, exact bool) string {
+	if !exact {
+		return "[];"
+	}
+	if c, ok := index.(*ssa.Const); ok {
+		return "[" + c.String() + "];"
+	}
+	return fmt.Sprintf("[%p];", index)
+}
+
+func accessPath(v ssa.Value, exact bool) Path {
 	var steps []string
 	for {
 		switch x := v.(type) {
@@ -51,20 +70,20 @@ func pathOf(v ssa.Value) Path {
 			v = x.X
 			continue
 		case *ssa.IndexAddr:
-			steps = append(steps, "[];")
+			steps = append(steps, elem(x.Index, exact))
 			v = x.X
 			continue
 		case *ssa.Index:
-			steps = append(steps, "[];")
+			steps = append(steps, elem(x.Index, exact))
 			v = x.X
 			continue
 		case *ssa.Lookup:
-			steps = append(steps, "[];")
+			steps = append(steps, elem(x.Index, exact))
 			v = x.X
 			continue
 		case *ssa.Extract:
 			if l, ok := x.Tuple.(*ssa.Lookup); ok && x.Index == 0 {
-				steps = append(steps, "[];")
+				steps = append(steps, elem(l.Index, exact))
 				v = l.X
 				continue
 			}
@@ -151,10 +170,18 @@ func (p Path) String() string {
 	default:
 		b.WriteString("(value)")
 	}
-	for _, s := range strings.Split(p.Steps, ";") {
+	b.WriteString(renderSteps(p.Steps))
+	return b.String()
+}
+
+// renderSteps renders encoded steps as selectors: ".inner;*;.mu;" is
+// ".inner.mu".
+func renderSteps(steps string) string {
+	var b strings.Builder
+	for _, s := range strings.Split(steps, ";") {
 		switch {
 		case s == "" || s == "*":
-		case s == "[]":
+		case strings.HasPrefix(s, "["):
 			b.WriteString("[...]")
 		default:
 			b.WriteString(s)

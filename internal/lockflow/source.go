@@ -159,3 +159,26 @@ func FirstLine(s string) string {
 	}
 	return s
 }
+
+// HelperLock names the lock a helper call takes, as the caller would
+// write it: the call's receiver or argument followed by the helper's
+// selectors ("l.expiryMu" for l.refresh(...)).
+func (s *Source) HelperLock(g *Gap) string {
+	if g.BLockParam == -1 {
+		return strings.TrimPrefix(g.BLockSteps, ".")
+	}
+	c := s.CallAt(g.BOpen)
+	if c == nil {
+		return g.Lock.String()
+	}
+	args := c.Args
+	if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+		if selection, ok := s.pass.TypesInfo.Selections[sel]; ok && selection.Kind() == types.MethodVal {
+			args = append([]ast.Expr{sel.X}, args...)
+		}
+	}
+	if g.BLockParam >= 0 && g.BLockParam < len(args) {
+		return types.ExprString(args[g.BLockParam]) + g.BLockSteps
+	}
+	return g.Lock.String()
+}

@@ -82,8 +82,13 @@ type callSite struct {
 	bindings []ssa.Value // free variables of a called closure
 }
 
-// resolve maps a callee-relative path onto the caller.
-func (cs *callSite) resolve(rp relPath) (Path, bool) {
+// resolve maps a callee-relative location onto the caller.
+func (cs *callSite) resolve(rp relPath) (Path, bool) { return cs.resolvePath(rp, pathOf) }
+
+// resolveLock maps a callee-relative lock onto the caller.
+func (cs *callSite) resolveLock(rp relPath) (Path, bool) { return cs.resolvePath(rp, lockPathOf) }
+
+func (cs *callSite) resolvePath(rp relPath, of func(ssa.Value) Path) (Path, bool) {
 	var root ssa.Value
 	switch {
 	case rp.global != nil:
@@ -100,7 +105,7 @@ func (cs *callSite) resolve(rp relPath) (Path, bool) {
 		}
 		root = cs.bindings[i]
 	}
-	base := pathOf(root)
+	base := of(root)
 	return Path{Root: base.Root, Steps: base.Steps + rp.steps}, true
 }
 

@@ -39,7 +39,7 @@ func diagnose(pass *analysis.Pass, src *lockflow.Source, g *lockflow.Gap) analys
 	lock := src.Receiver(g.BOpen)
 	relock := "is locked again for writing after RUnlock"
 	if g.BHelper || lock == "" {
-		lock = g.Lock.String()
+		lock = src.HelperLock(g)
 		relock = fmt.Sprintf("is locked again for writing by %s after RUnlock", src.Callee(g.BOpen))
 	}
 	name := src.ValueName(g.Read)

@@ -106,18 +106,34 @@ func (c *Cache[K, V]) LoadChecked(k K, mk func() *V) *V {
 	return v
 }
 
-// Closure takes the lock inside a function literal.
-func (r *Registry) Closure(names []string) func() {
-	return func() {
-		for _, n := range names {
-			r.RLock()
-			it := r.byName[n]
-			r.RUnlock()
-			if it == nil {
-				r.Lock() // want `r is locked again for writing after RUnlock: it was missing`
-				r.byName[n] = &Item{Name: n}
-				r.Unlock()
-			}
+// Getter takes the lock inside a function literal that captures r.
+func (r *Registry) Getter() func(string) *Item {
+	return func(name string) *Item {
+		r.RLock()
+		it := r.byName[name]
+		r.RUnlock()
+		if it == nil {
+			it = &Item{Name: name}
+			r.Lock() // want `r is locked again for writing after RUnlock: it was missing`
+			r.byName[name] = it
+			r.Unlock()
+		}
+		return it
+	}
+}
+
+// Preload fills missing entries with values computed under the write lock
+// and kept private: a racer's entry is replaced by an equivalent one.
+// Silent.
+func (r *Registry) Preload(names []string) {
+	for _, n := range names {
+		r.RLock()
+		it := r.byName[n]
+		r.RUnlock()
+		if it == nil {
+			r.Lock()
+			r.byName[n] = &Item{Name: n}
+			r.Unlock()
 		}
 	}
 }

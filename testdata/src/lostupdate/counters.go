@@ -114,3 +114,36 @@ func (s *Stats) Either(write bool, k string) int {
 	s.mu.Unlock()
 	return 0
 }
+
+// Ledger holds its own lock over both sections of an account's lock: the
+// gap is serialised by the outer lock. Silent.
+type Account struct {
+	mu      sync.RWMutex
+	balance int
+}
+
+type Ledger struct {
+	mu       sync.Mutex
+	accounts []*Account
+}
+
+func (a *Account) Balance() int {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.balance
+}
+
+func (a *Account) set(v int) {
+	a.mu.Lock()
+	a.balance = v
+	a.mu.Unlock()
+}
+
+func (l *Ledger) Interest(rate int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, a := range l.accounts {
+		b := a.Balance()
+		a.set(b + b*rate/100)
+	}
+}

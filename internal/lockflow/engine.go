@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 
 // Result is what the engine found in one package.
 type Result struct {
-	Pkg  *ssa.Package // nil when the package never touches sync locks
+	Pkg  *ssa.Package // nil when the package never refers to package sync
 	Gaps []*Gap
 	// Crashes are internal errors, one per function whose analysis
 	// panicked; the rest of the package is still analysed.
@@ -45,11 +45,15 @@ type Crash struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
-	if !touchesSync(pass.TypesInfo) {
+	usesSync, locks := syncUse(pass.TypesInfo)
+	if !usesSync {
 		return res, nil
 	}
 	pkg := buildSSA(pass)
 	res.Pkg = pkg
+	if !locks {
+		return res, nil
+	}
 	e := &engine{
 		pkg:        pkg,
 		summaries:  make(map[*ssa.Function]*summary),

@@ -87,18 +87,21 @@ func syncLockOp(c *ssa.CallCommon) (lockOp, bool) {
 	return op, true
 }
 
-// touchesSync reports whether the package refers to any lock method of
-// package sync. Packages that do not are skipped before SSA is built.
-func touchesSync(info *types.Info) bool {
+// syncUse says how a package uses package sync: at all (any object of
+// it), and through lock methods. Packages that use none are skipped before
+// SSA is built.
+func syncUse(info *types.Info) (any, locks bool) {
 	for _, obj := range info.Uses {
-		fn, ok := obj.(*types.Func)
-		if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
+		if obj.Pkg() == nil || obj.Pkg().Path() != "sync" {
 			continue
 		}
-		switch fn.Name() {
-		case "Lock", "RLock", "Unlock", "RUnlock":
-			return true
+		any = true
+		if fn, ok := obj.(*types.Func); ok {
+			switch fn.Name() {
+			case "Lock", "RLock", "Unlock", "RUnlock":
+				return true, true
+			}
 		}
 	}
-	return false
+	return any, false
 }

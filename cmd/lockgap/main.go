@@ -12,8 +12,9 @@ import (
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/lockgap/lockgap/passes/rlockgap"
+	"github.com/lockgap/lockgap/passes/staleguard"
 )
 
 func main() {
-	multichecker.Main(rlockgap.Analyzer)
+	multichecker.Main(rlockgap.Analyzer, staleguard.Analyzer)
 }

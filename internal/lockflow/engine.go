@@ -68,6 +68,7 @@ func run(pass *analysis.Pass) (any, error) {
 			e.summaryOf(fn)
 		}
 	}
+	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool { return e.onlyCalledLocked(g.Fn) })
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 	return res, nil
 }
@@ -82,15 +83,56 @@ type engine struct {
 	// mutated holds the struct fields of this package that some function
 	// writes after construction; the others never change once built.
 	mutated map[*types.Var]bool
+
+	// Call structure, to tell functions only ever called with a lock
+	// held: static call sites per callee, those seen with a lock held, and
+	// functions used other than by a static call.
+	calls, callsLocked map[*ssa.Function]int
+	escapes            map[*ssa.Function]bool
+}
+
+// onlyCalledLocked reports whether every call of fn in the package holds
+// some lock, and fn cannot be called from elsewhere: an outer lock (a
+// per-key lock, say) then serialises fn's sections.
+func (e *engine) onlyCalledLocked(fn *ssa.Function) bool {
+	if e.escapes[fn] || e.calls[fn] == 0 || e.callsLocked[fn] != e.calls[fn] {
+		return false
+	}
+	if obj := fn.Object(); obj != nil && obj.Exported() {
+		return false
+	}
+	return true
 }
 
 // noteMutations records every field written through a pointer that is not
 // a fresh local allocation.
 func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.mutated = make(map[*types.Var]bool)
+	e.calls = make(map[*ssa.Function]int)
+	e.callsLocked = make(map[*ssa.Function]int)
+	e.escapes = make(map[*ssa.Function]bool)
+	var ops []*ssa.Value
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				var callee *ssa.Function
+				if c, ok := instr.(*ssa.Call); ok {
+					callee, _ = calleeOf(e.pkg, c)
+					if callee != nil {
+						e.calls[callee]++
+					}
+				}
+				ops = instr.Operands(ops[:0])
+				for i, o := range ops {
+					f, ok := (*o).(*ssa.Function)
+					if !ok {
+						continue
+					}
+					if _, isCall := instr.(*ssa.Call); isCall && i == 0 && f == callee {
+						continue
+					}
+					e.escapes[f] = true
+				}
 				st, ok := instr.(*ssa.Store)
 				if !ok {
 					continue

@@ -206,6 +206,9 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 				}
+				if callee, _ := calleeOf(e.pkg, x); callee != nil && len(s) > 0 {
+					e.callsLocked[callee]++
+				}
 				h, ok := helpers[instr]
 				if !ok {
 					break

@@ -106,7 +106,8 @@ func (fs *funcState) findGaps() []*Gap {
 				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) {
 					return
 				}
-				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) {
+				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) &&
+					!(r.loc.Root == w.loc.Root && fs.decidesByLimit(ri, w)) {
 					return
 				}
 				if len(r.loc.Steps) <= bestDepth {
@@ -148,10 +149,15 @@ func (fs *funcState) findGaps() []*Gap {
 func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data bitset,
 	decisions []staleDecision, writesByBlock map[*ssa.BasicBlock][]int) *Gap {
 	r := &fs.reads[ri]
-	// A claim: section A wrote what it read, so others see the decision.
+	// A claim: section A itself moved the state it decided on (pending to
+	// running, an in-flight entry inserted), so no one else can take the
+	// same decision; B may rely on it. A write in A that A's own reads
+	// decide, by control, is such a move; an unconditional one (a counter
+	// bumped) is not.
 	if a.mode == Write {
-		for _, w2 := range fs.writes {
-			if sameSection(w2.held, r.held, h.key) && w2.loc.overlaps(r.loc) {
+		for i := range fs.writes {
+			w2 := &fs.writes[i]
+			if sameSection(w2.held, r.held, h.key) && w2.loc.overlaps(r.loc) && fs.decidedIn(w2, a, h.key) {
 				return nil
 			}
 		}
@@ -202,7 +208,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				lazy = true
 			}
 		}
-		tested, byContent := fs.decides(ri, w)
+		tested, byContent, byLimit := fs.decides(ri, w)
 		if !lazy && !tested {
 			return nil // in the taint, but not what the branch tests
 		}
@@ -221,7 +227,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 					return nil // a wholesale refresh, not a fill of one entry
 				}
 				g.Kind = LazyInit
-			case w.inner == writeDelete || w.inner == writeClear:
+			case w.inner == writeDelete || w.inner == writeClear || byLimit:
 				g.Kind = Gated
 			default:
 				return nil
@@ -538,8 +544,10 @@ func (fs *funcState) staleAddress(r *readSite, k pathKey, cur lockState) bool {
 }
 
 // decides reports whether read ri is what some branch controlling w
-// tests, and whether some such branch tests more than its existence.
-func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent bool) {
+// tests; whether some such branch tests more than its existence; and
+// whether one compares it against a bound (a limit passed, a threshold
+// reached).
+func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit bool) {
 	fs.eachDep(w.instr.Block(), func(d branch) {
 		c := ifCond(d.block)
 		if c == nil {
@@ -553,9 +561,60 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent bool) {
 			if _, _, ok := existenceTest(c); !ok {
 				byContent = true
 			}
+			if fs.comparesBound(c, ri) {
+				byLimit = true
+			}
 		})
 	})
-	return tested, byContent
+	return tested, byContent, byLimit
+}
+
+func (fs *funcState) decidesByLimit(ri int, w *writeSite) bool {
+	_, _, byLimit := fs.decides(ri, w)
+	return byLimit
+}
+
+// comparesBound reports whether cond orders read ri against something
+// (<, <=, >, >=), looking through negation and && / ||.
+func (fs *funcState) comparesBound(cond ssa.Value, ri int) bool {
+	switch c := cond.(type) {
+	case *ssa.UnOp:
+		if c.Op == token.NOT {
+			return fs.comparesBound(c.X, ri)
+		}
+	case *ssa.BinOp:
+		switch c.Op {
+		case token.LSS, token.LEQ, token.GTR, token.GEQ:
+			found := false
+			fs.directReads(c, func(r int) { found = found || r == ri })
+			return found
+		}
+	case *ssa.Phi: // && and || become phis of constants and operands
+		for _, e := range c.Edges {
+			if _, ok := e.(*ssa.Const); !ok && fs.comparesBound(e, ri) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decidedIn reports whether write w2 is control dependent on a branch
+// that tests a value read in section a of lock k.
+func (fs *funcState) decidedIn(w2 *writeSite, a heldLock, k pathKey) bool {
+	found := false
+	fs.eachDep(w2.instr.Block(), func(d branch) {
+		c := ifCond(d.block)
+		if c == nil || found {
+			return
+		}
+		fs.taint[c].each(func(ri int) {
+			if h, ok := fs.reads[ri].held.lookup(k); ok && intersects(h.openers, a.openers) {
+				found = true
+			}
+		})
+	})
+	return found
 }
 
 // replacesContainer reports whether the call instr also stores the map or
@@ -650,3 +709,7 @@ func outerLock(a, b lockState, k pathKey) bool {
 	}
 	return false
 }
+
+// IsUpgrade reports whether the gap is a read-lock to write-lock upgrade
+// of a sync.RWMutex (rlockgap's); every other gap is staleguard's.
+func (g *Gap) IsUpgrade() bool { return g.AMode == Read && g.BMode == Write }

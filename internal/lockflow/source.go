@@ -101,36 +101,43 @@ func (s *Source) ReadExpr(pos token.Pos) ast.Expr {
 	return nil
 }
 
-// ValueName names the value read at pos: the variable it is assigned to
-// when the read is the whole right-hand side of an assignment, otherwise
+// ValueName names the value read at pos: the variable the statement
+// holding the read assigns it to (or the value computed from it), or else
 // the read expression itself.
 func (s *Source) ValueName(pos token.Pos) string {
 	e := s.ReadExpr(pos)
 	if e == nil {
 		return "a value"
 	}
-	path := s.Enclosing(e.Pos())
-	for _, n := range path {
+	within := func(outer ast.Node) bool { return outer.Pos() <= e.Pos() && e.End() <= outer.End() }
+	for _, n := range s.Enclosing(e.Pos()) {
 		switch st := n.(type) {
+		case *ast.FuncLit:
+			return types.ExprString(e)
 		case *ast.AssignStmt:
 			for i, r := range st.Rhs {
-				if ast.Unparen(r) == e {
-					lhs := st.Lhs[0]
-					if len(st.Lhs) == len(st.Rhs) {
-						lhs = st.Lhs[i]
-					}
-					if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
-						return types.ExprString(e)
-					}
-					return types.ExprString(lhs)
+				if !within(r) {
+					continue
 				}
+				lhs := st.Lhs[0]
+				if len(st.Lhs) == len(st.Rhs) {
+					lhs = st.Lhs[i]
+				}
+				if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
+					return types.ExprString(e)
+				}
+				return types.ExprString(lhs)
 			}
+			return types.ExprString(e)
 		case *ast.ValueSpec:
 			for i, r := range st.Values {
-				if ast.Unparen(r) == e && i < len(st.Names) {
+				if within(r) && i < len(st.Names) && st.Names[i].Name != "_" {
 					return st.Names[i].Name
 				}
 			}
+			return types.ExprString(e)
+		case ast.Stmt:
+			return types.ExprString(e)
 		}
 	}
 	return types.ExprString(e)

@@ -1,57 +1,23 @@
 package rlockgap_test
 
 import (
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/lockgap/lockgap/internal/lockflowtest"
 	"github.com/lockgap/lockgap/passes/rlockgap"
 )
 
-func testdata() string {
-	d, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
-
 func TestRlockgap(t *testing.T) {
-	analysistest.Run(t, testdata(), rlockgap.Analyzer, "servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers")
+	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer,
+		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers")
 }
 
-func TestLazyInitFix(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, testdata(), rlockgap.Analyzer, "lazyinitfix")
+func TestFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), rlockgap.Analyzer, "lazyinitfix")
 }
 
-// TestFixedIsClean type-checks the fixed files and analyses them again:
-// a fix must compile and must not be reported again.
 func TestFixedIsClean(t *testing.T) {
-	dir := t.TempDir()
-	for _, pkg := range []string{"lazyinitfix"} {
-		golden, err := filepath.Glob(filepath.Join(testdata(), "src", pkg, "*.golden"))
-		if err != nil || len(golden) == 0 {
-			t.Fatalf("no golden files for %s", pkg)
-		}
-		out := filepath.Join(dir, "src", pkg)
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range golden {
-			data, err := os.ReadFile(g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			clean := regexp.MustCompile("// want `[^`]*`").ReplaceAll(data, nil)
-			name := strings.TrimSuffix(filepath.Base(g), ".golden")
-			if err := os.WriteFile(filepath.Join(out, name), clean, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		analysistest.Run(t, dir, rlockgap.Analyzer, pkg)
-	}
+	lockflowtest.FixedIsClean(t, rlockgap.Analyzer, "lazyinitfix")
 }

@@ -53,7 +53,7 @@ func (d *Directory) AddPod(ctx context.Context, pod Pod) error {
 		}
 	}
 
-	d.mu.Lock() // want `d.mu is locked again for writing after RUnlock: record was present under the read lock; if it is removed before the write lock is taken, the re-check there gives up quietly and the update is lost`
+	d.mu.Lock() // want `d.mu is locked again for writing after RUnlock: record was present under the read lock; if it is removed before the lock is taken again, the re-check there gives up quietly and the update is lost`
 	updated := created || d.addAddress(pod)
 	d.mu.Unlock()
 	if updated {

@@ -1,4 +1,4 @@
-package rlockgap
+package lockflow
 
 import (
 	"bytes"
@@ -9,28 +9,28 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-
-	"github.com/lockgap/lockgap/internal/lockflow"
 )
 
-// lazyInitFix re-checks under the write lock, for the lazy-initialisation
-// shape
+// RecheckFix re-establishes a stale decision at the top of section B, for
+// the shape
 //
 //	mu.RLock(); v, ok := m[k]; mu.RUnlock()
 //	if ok { return v }
 //	... (work outside the lock)
 //	mu.Lock() [defer mu.Unlock()]
 //
-// by inserting after the Lock (and its deferred Unlock) the same lookup
-// and the same early return:
+// by inserting after the Lock (and its deferred Unlock) the same read and
+// the same early return:
 //
 //	if v, ok := m[k]; ok { mu.Unlock(); return v }
 //
-// It is offered only when that text is sure to compile and to move no call
-// under the lock: the lookup and the early return are siblings of the Lock
-// in one block, the lookup has no calls, and the return computes nothing.
-func lazyInitFix(pass *analysis.Pass, src *lockflow.Source, g *lockflow.Gap) (analysis.SuggestedFix, bool) {
-	if g.Kind != lockflow.LazyInit || g.BHelper {
+// The same text re-checks a guard ("n := len(q.items)" tested by
+// "if n >= q.max { return false }"). It is offered only when it is sure to
+// compile and to move no call under the lock: the read and the early return
+// are siblings of the Lock in one block, the read calls nothing but len or
+// cap, and the return calls nothing unless the lock is released before it.
+func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
+	if g.BHelper || (g.Kind != LazyInit && g.Kind != Gated) {
 		return analysis.SuggestedFix{}, false
 	}
 	read := src.ReadExpr(g.Read)
@@ -42,7 +42,7 @@ func lazyInitFix(pass *analysis.Pass, src *lockflow.Source, g *lockflow.Gap) (an
 	for _, n := range src.Enclosing(read.Pos()) {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			if assign == nil && len(n.Rhs) == 1 && ast.Unparen(n.Rhs[0]) == read {
+			if assign == nil && len(n.Rhs) == 1 && n.Rhs[0].Pos() <= read.Pos() && read.End() <= n.Rhs[0].End() {
 				assign = n
 			}
 		case *ast.BlockStmt:
@@ -51,7 +51,7 @@ func lazyInitFix(pass *analysis.Pass, src *lockflow.Source, g *lockflow.Gap) (an
 			}
 		}
 	}
-	if assign == nil || block == nil || hasCall(assign.Rhs[0]) {
+	if assign == nil || block == nil || hasCall(assign.Rhs[0], true) {
 		return analysis.SuggestedFix{}, false
 	}
 	ai := indexOf(block.List, assign)
@@ -91,11 +91,7 @@ func lazyInitFix(pass *analysis.Pass, src *lockflow.Source, g *lockflow.Gap) (an
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
-	for _, r := range ret.Results {
-		if hasCall(r) {
-			return analysis.SuggestedFix{}, false
-		}
-	}
+
 	// Nothing between the lookup and the Lock may redeclare what the
 	// lookup or the return refer to.
 	used := identNames(assign.Rhs[0], early.Cond, ret)
@@ -129,6 +125,15 @@ func lazyInitFix(pass *analysis.Pass, src *lockflow.Source, g *lockflow.Gap) (an
 			insertAfter, deferred = d, true
 		}
 	}
+	// Under a deferred unlock the return's operands are evaluated with the
+	// lock held: they must not call anything.
+	if deferred {
+		for _, r := range ret.Results {
+			if hasCall(r, false) {
+				return analysis.SuggestedFix{}, false
+			}
+		}
+	}
 	indent := indentation(pass, lockStmt.Pos())
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%sif %s := %s; %s {\n", indent, strings.Join(lhs, ", "), render(pass, assign.Rhs[0]), render(pass, early.Cond))
@@ -156,11 +161,17 @@ func indexOf(list []ast.Stmt, st ast.Stmt) int {
 	return -1
 }
 
-func hasCall(n ast.Node) bool {
+// hasCall reports whether n calls anything (with allowLen, len and cap
+// do not count) or holds a function literal.
+func hasCall(n ast.Node, allowLen bool) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.CallExpr, *ast.FuncLit:
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); !(allowLen && ok && (id.Name == "len" || id.Name == "cap")) {
+				found = true
+			}
+		case *ast.FuncLit:
 			found = true
 		}
 		return !found

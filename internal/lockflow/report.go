@@ -1,0 +1,62 @@
+package lockflow
+
+import (
+	"fmt"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// Wording is how a pass speaks of the two sections of a gap.
+type Wording struct {
+	Relock      string // after the lock's name: "is locked again for writing after RUnlock"
+	RelockBy    string // the same when a helper takes the lock, with %s for the call
+	ReadSection string // where the stale value was read: "under the read lock"
+	ThisSection string // the section that writes: "under the write lock"
+}
+
+// Diagnose renders a gap as a diagnostic: positioned on the Lock (or
+// helper call) that opens section B, naming the lock as the source writes
+// it and the stale value by name, with the read and the unlock as related
+// information, and the re-check fix where one is safe.
+func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diagnostic {
+	lock := src.Receiver(g.BOpen)
+	relock := w.Relock
+	if g.BHelper || lock == "" {
+		lock = src.HelperLock(g)
+		relock = fmt.Sprintf(w.RelockBy, src.Callee(g.BOpen))
+	}
+	name := src.ValueName(g.Read)
+	var why string
+	switch g.Kind {
+	case LazyInit:
+		why = fmt.Sprintf("%s was missing %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, w.ReadSection, w.ThisSection)
+	case LostUpdate:
+		why = fmt.Sprintf("the value written derives from %s, read %s; an update made in between is lost; re-read it %s", name, w.ReadSection, w.ThisSection)
+	case StaleTarget:
+		why = fmt.Sprintf("the write goes through %s, read %s, which may have been removed or replaced since; look it up again %s", name, w.ReadSection, w.ThisSection)
+	case Dropped:
+		why = fmt.Sprintf("%s was present %s; if it is removed before the lock is taken again, the re-check there gives up quietly and the update is lost; handle the missing case as the read path does (create it) or retry", name, w.ReadSection)
+	default:
+		why = fmt.Sprintf("the write is decided by %s, read %s, which may be stale; re-check it %s", name, w.ReadSection, w.ThisSection)
+	}
+	d := analysis.Diagnostic{
+		Pos:     g.BOpen,
+		Message: fmt.Sprintf("%s %s: %s", lock, relock, why),
+		Related: []analysis.RelatedInformation{{Pos: g.Read, Message: fmt.Sprintf("%s read %s here", name, w.ReadSection)}},
+	}
+	if len(g.AReleases) > 0 {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.AReleases[0], Message: "lock released here"})
+	}
+	if fix, ok := RecheckFix(pass, src, g); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	return d
+}
+
+// ReportCrashes reports internal errors once per package; only one pass
+// calls it.
+func ReportCrashes(pass *analysis.Pass, res *Result) {
+	for _, c := range res.Crashes {
+		pass.Reportf(c.Pos, "internal error analysing %s (please report): %s", c.Func, FirstLine(c.Value))
+	}
+}

@@ -1,0 +1,50 @@
+// Package staleguard defines an Analyzer that reports check-then-act
+// across critical sections: a guard computed while a lock is held, the lock
+// released, and a mutation done under the same lock later on the strength
+// of the guard, without testing it again.
+//
+// # Analyzer staleguard
+//
+// staleguard: report a mutation gated by a guard computed in an earlier critical section of the same lock
+//
+// Between Unlock and the next Lock any goroutine may change what the guard
+// tested: a queue checked for room may be full, a balance checked for
+// funds may be spent, an entry checked for existence may be gone. The race
+// detector cannot see this: every access is locked. staleguard covers
+// sync.Mutex, write-to-write sections of a sync.RWMutex, and guards that
+// flow through helper methods (a Len() that locks, then an Add() that
+// locks); read-to-write upgrades of a sync.RWMutex are rlockgap's.
+//
+// Wrong:
+//
+//	q.mu.Lock()
+//	n := len(q.items)
+//	q.mu.Unlock()
+//	if n >= q.max {
+//		return false
+//	}
+//	q.mu.Lock()
+//	q.items = append(q.items, job) // the queue may be full by now
+//	q.mu.Unlock()
+//
+// Right:
+//
+//	q.mu.Lock()
+//	defer q.mu.Unlock()
+//	if len(q.items) >= q.max {
+//		return false
+//	}
+//	q.items = append(q.items, job)
+//
+// Not reported: a second section that tests the guard again (re-reads the
+// state, compares a version or generation); a claim, where the first
+// section itself moves the state it decided on (pending to running, an
+// in-flight entry inserted) so no one else can pass; a value that only
+// feeds logging; guard and mutation in one section; an outer lock held
+// across both sections.
+//
+// Fix: where the guard is a plain expression over guarded state followed
+// by an early return, staleguard inserts the same test and return at the
+// top of the second section. Silence a finding with
+// //lockgap:ignore staleguard <reason>.
+package staleguard

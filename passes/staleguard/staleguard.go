@@ -1,0 +1,38 @@
+package staleguard
+
+import (
+	_ "embed"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/lockgap/lockgap/internal/lockflow"
+)
+
+//go:embed doc.go
+var doc string
+
+var Analyzer = &analysis.Analyzer{
+	Name:     "staleguard",
+	Doc:      lockflow.PassDoc(doc),
+	URL:      "https://pkg.go.dev/github.com/lockgap/lockgap/passes/staleguard",
+	Requires: []*analysis.Analyzer{lockflow.Analyzer},
+	Run:      run,
+}
+
+var wording = lockflow.Wording{
+	Relock:      "is locked again after the section that checked",
+	RelockBy:    "is locked again by %s after the section that checked",
+	ReadSection: "in an earlier section",
+	ThisSection: "in this section",
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
+	src := lockflow.NewSource(pass)
+	for _, g := range res.Gaps {
+		if !g.IsUpgrade() {
+			pass.Report(lockflow.Diagnose(pass, src, g, wording))
+		}
+	}
+	return nil, nil
+}

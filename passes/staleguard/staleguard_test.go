@@ -1,0 +1,22 @@
+package staleguard_test
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lockgap/lockgap/internal/lockflowtest"
+	"github.com/lockgap/lockgap/passes/staleguard"
+)
+
+func TestStaleguard(t *testing.T) {
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact")
+}
+
+func TestFixes(t *testing.T) {
+	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenactfix")
+}
+
+func TestFixedIsClean(t *testing.T) {
+	lockflowtest.FixedIsClean(t, staleguard.Analyzer, "checkthenactfix")
+}

@@ -1,0 +1,128 @@
+package checkthenact
+
+import "sync"
+
+type state int
+
+const (
+	pending state = iota
+	running
+	done
+)
+
+// Task is claimed: the first section moves pending to running, so the
+// second section may rely on owning it.
+type Task struct {
+	mu     sync.Mutex
+	state  state
+	result string
+}
+
+func (t *Task) Run(work func() string) bool {
+	t.mu.Lock()
+	if t.state != pending {
+		t.mu.Unlock()
+		return false
+	}
+	t.state = running
+	t.mu.Unlock()
+
+	out := work()
+
+	t.mu.Lock()
+	t.state = done
+	t.result = out
+	t.mu.Unlock()
+	return true
+}
+
+// Group is a singleflight: the in-flight call is inserted in the first
+// section and deleted in the last.
+type call struct {
+	wg  sync.WaitGroup
+	val string
+}
+
+type Group struct {
+	mu    sync.Mutex
+	calls map[string]*call
+}
+
+func (g *Group) Do(key string, fn func() string) string {
+	g.mu.Lock()
+	if c, ok := g.calls[key]; ok {
+		g.mu.Unlock()
+		c.wg.Wait()
+		return c.val
+	}
+	c := &call{}
+	c.wg.Add(1)
+	g.calls[key] = c
+	g.mu.Unlock()
+
+	c.val = fn()
+	c.wg.Done()
+
+	g.mu.Lock()
+	delete(g.calls, key)
+	g.mu.Unlock()
+	return c.val
+}
+
+// Versioned re-validates by generation.
+type Config struct {
+	mu   sync.Mutex
+	gen  uint64
+	data map[string]string
+}
+
+func (c *Config) Rebuild(build func(map[string]string) map[string]string) bool {
+	c.mu.Lock()
+	gen, snapshot := c.gen, c.data
+	c.mu.Unlock()
+	next := build(snapshot)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return false
+	}
+	c.data = next
+	c.gen++
+	return true
+}
+
+// KeyLocks serialises per key; process is only ever called with the key's
+// lock held, which covers both of its sections of s.mu.
+type Store struct {
+	mu     sync.Mutex
+	counts map[string]int
+	keys   map[string]*sync.Mutex
+}
+
+func (s *Store) keyLock(k string) *sync.Mutex {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.keys[k]
+	if l == nil {
+		l = new(sync.Mutex)
+		s.keys[k] = l
+	}
+	return l
+}
+
+func (s *Store) Handle(k string) {
+	l := s.keyLock(k)
+	l.Lock()
+	defer l.Unlock()
+	s.process(k)
+}
+
+func (s *Store) process(k string) {
+	s.mu.Lock()
+	n := s.counts[k]
+	s.mu.Unlock()
+	n++
+	s.mu.Lock()
+	s.counts[k] = n
+	s.mu.Unlock()
+}

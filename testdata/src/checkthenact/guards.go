@@ -1,0 +1,181 @@
+// Package checkthenact holds guards computed in one critical section and
+// acted on in a later one, wrongly and rightly.
+package checkthenact
+
+import (
+	"errors"
+	"sync"
+	"time"
+)
+
+// Queue is bounded: the room check and the append are separate sections.
+type Queue struct {
+	mu    sync.Mutex
+	items []string
+	max   int
+}
+
+func (q *Queue) Offer(job string) bool {
+	q.mu.Lock()
+	n := len(q.items)
+	q.mu.Unlock()
+	if n >= q.max {
+		return false
+	}
+	q.mu.Lock() // want `q.mu is locked again after the section that checked: the write is decided by n, read in an earlier section, which may be stale`
+	q.items = append(q.items, job)
+	q.mu.Unlock()
+	return true
+}
+
+// OfferChecked tests the bound again in the second section.
+func (q *Queue) OfferChecked(job string) bool {
+	q.mu.Lock()
+	full := len(q.items) >= q.max
+	q.mu.Unlock()
+	if full {
+		return false
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.items) >= q.max {
+		return false
+	}
+	q.items = append(q.items, job)
+	return true
+}
+
+// OfferOnce holds the lock over guard and append.
+func (q *Queue) OfferOnce(job string) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if len(q.items) >= q.max {
+		return false
+	}
+	q.items = append(q.items, job)
+	return true
+}
+
+var ErrFunds = errors.New("insufficient funds")
+
+// Account overdraws: the balance check and the debit are separate sections.
+type Account struct {
+	mu      sync.Mutex
+	balance int64
+	audit   []string
+}
+
+func (a *Account) Withdraw(amount int64) error {
+	a.mu.Lock()
+	ok := a.balance >= amount
+	a.mu.Unlock()
+	if !ok {
+		return ErrFunds
+	}
+	a.mu.Lock() // want `a.mu is locked again after the section that checked: the write is decided by ok, read in an earlier section`
+	a.balance -= amount
+	a.mu.Unlock()
+	return nil
+}
+
+// WithdrawChecked re-tests the balance.
+func (a *Account) WithdrawChecked(amount int64) error {
+	a.mu.Lock()
+	ok := a.balance >= amount
+	a.mu.Unlock()
+	if !ok {
+		return ErrFunds
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.balance < amount {
+		return ErrFunds
+	}
+	a.balance -= amount
+	return nil
+}
+
+// Log reads the balance only for a message; the later write is
+// unconditional.
+func (a *Account) Log(note string) {
+	a.mu.Lock()
+	b := a.balance
+	a.mu.Unlock()
+	line := note + ": " + itoa(b)
+	a.mu.Lock()
+	a.audit = append(a.audit, line)
+	a.mu.Unlock()
+}
+
+func itoa(v int64) string {
+	if v == 0 {
+		return "0"
+	}
+	var buf [20]byte
+	i := len(buf)
+	neg := v < 0
+	if neg {
+		v = -v
+	}
+	for v > 0 {
+		i--
+		buf[i] = byte('0' + v%10)
+		v /= 10
+	}
+	if neg {
+		i--
+		buf[i] = '-'
+	}
+	return string(buf[i:])
+}
+
+// Breaker trips on a decision computed in a write section and acted on in
+// the next one: a success in between resets the count, and the breaker
+// opens anyway.
+type Breaker struct {
+	mu        sync.Mutex
+	failures  int
+	threshold int
+	open      bool
+	openedAt  time.Time
+}
+
+func (b *Breaker) Fail(now time.Time) {
+	b.mu.Lock()
+	b.failures++
+	trip := b.failures >= b.threshold
+	b.mu.Unlock()
+	if trip {
+		b.mu.Lock() // want `b.mu is locked again after the section that checked: the write is decided by trip`
+		b.open = true
+		b.openedAt = now
+		b.mu.Unlock()
+	}
+}
+
+func (b *Breaker) Succeed() {
+	b.mu.Lock()
+	b.failures = 0
+	b.mu.Unlock()
+}
+
+// Pool claims a slot on a stale "free" check.
+type Worker struct{ id int }
+
+type Pool struct {
+	mu    sync.Mutex
+	slots [8]*Worker
+}
+
+func (p *Pool) Assign(i int, w *Worker) *Worker {
+	p.mu.Lock()
+	cur := p.slots[i]
+	p.mu.Unlock()
+	if cur != nil {
+		return cur
+	}
+	p.mu.Lock() // want `p.mu is locked again after the section that checked: cur was missing in an earlier section`
+	p.slots[i] = w
+	p.mu.Unlock()
+	return w
+}

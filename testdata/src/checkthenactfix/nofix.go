@@ -1,0 +1,26 @@
+package checkthenactfix
+
+import (
+	"fmt"
+	"sync"
+)
+
+type Wallet struct {
+	mu      sync.Mutex
+	balance int64
+}
+
+// Withdraw cannot be fixed by text: under the deferred unlock the error
+// would be built with the lock held.
+func (w *Wallet) Withdraw(amount int64) error {
+	w.mu.Lock()
+	ok := w.balance >= amount
+	w.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("withdraw %d: %w", amount, ErrFunds)
+	}
+	w.mu.Lock() // want `w.mu is locked again after the section that checked: the write is decided by ok`
+	defer w.mu.Unlock()
+	w.balance -= amount
+	return nil
+}

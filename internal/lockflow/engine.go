@@ -299,7 +299,7 @@ func (fs *funcState) summarize() *summary {
 		if !ok {
 			continue
 		}
-		rw := relWrite{loc: rp, kind: w.kind}
+		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal}
 		if w.kind == writeCall {
 			rw.kind = w.inner
 		}

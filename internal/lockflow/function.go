@@ -37,8 +37,14 @@ type writeSite struct {
 	data   []ssa.Value // values whose taint is what is written
 	base   ssa.Value   // the value the written location is reached from
 	inner  writeKind   // for writeCall: what the helper does
-	guards []guard     // re-checks inside a called helper
-	pos    token.Pos
+	// collection: the write adds to or removes from a map or slice (a
+	// map update, delete, clear, or a store of an append), as opposed to
+	// setting a field.
+	collection bool
+	// removal: the write deletes, clears, or stores nil.
+	removal bool
+	guards  []guard // re-checks inside a called helper
+	pos     token.Pos
 }
 
 // guard is a re-read that controls a write: either a branch in the
@@ -173,14 +179,14 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 			case *ssa.Store:
 				if loc := pathOf(x.Addr); loc.isShared(fn) {
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeStore,
-						stored: x.Val, data: []ssa.Value{x.Val}, base: x.Addr, pos: x.Pos()})
+						stored: x.Val, data: []ssa.Value{x.Val}, base: x.Addr, pos: x.Pos(), collection: isAppend(x.Val), removal: isNil(x.Val)})
 				}
 			case *ssa.MapUpdate:
 				loc := pathOf(x.Map)
 				if loc.isShared(fn) {
 					loc.Steps += "[];"
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeMapUpdate,
-						stored: x.Value, data: []ssa.Value{x.Value}, base: x.Map, pos: x.Pos()})
+						stored: x.Value, data: []ssa.Value{x.Value}, base: x.Map, pos: x.Pos(), collection: true})
 				}
 			case *ssa.Call:
 				if op, ok := fs.flow.ops[instr]; ok && op.kind == opRelease {
@@ -202,7 +208,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						if loc := pathOf(x.Call.Args[0]); loc.isShared(fn) {
 							loc.Steps += "[];"
 							fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: kind,
-								base: x.Call.Args[0], pos: x.Pos()})
+								base: x.Call.Args[0], pos: x.Pos(), collection: true, removal: true})
 						}
 					}
 				}
@@ -213,13 +219,20 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				if !ok {
 					break
 				}
+				// One read site per call stands for all the callee's
+				// reads; it is named by the most specific location (the
+				// map entry rather than the map).
+				var best Path
+				var bestHeld lockState
 				for _, r := range h.sum.results {
 					loc, ok1 := h.cs.resolve(r.loc)
 					held, ok2 := ownSection(instr, h.cs, r.lock, s)
-					if ok1 && ok2 {
-						fs.addRead(instr, x, loc, held)
-						break // one read site per call; its label stands for all
+					if ok1 && ok2 && (best.Root == nil || len(loc.Steps) > len(best.Steps)) {
+						best, bestHeld = loc, held
 					}
+				}
+				if best.Root != nil {
+					fs.addRead(instr, x, best, bestHeld)
 				}
 				for _, w := range h.sum.writes {
 					loc, ok := h.cs.resolve(w.loc)
@@ -233,7 +246,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
-						base: h.cs.rootValue(w.loc), pos: x.Pos()}
+						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal}
 					for _, p := range w.dataFrom {
 						if v := h.cs.rootValue(relPath{param: p}); v != nil {
 							ws.data = append(ws.data, v)
@@ -518,4 +531,13 @@ func (fs *funcState) lockedReads(t bitset) bool {
 		}
 	})
 	return found
+}
+
+func isAppend(v ssa.Value) bool {
+	c, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	b, ok := c.Call.Value.(*ssa.Builtin)
+	return ok && b.Name() == "append"
 }

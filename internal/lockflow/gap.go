@@ -157,7 +157,13 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	if a.mode == Write {
 		for i := range fs.writes {
 			w2 := &fs.writes[i]
-			if sameSection(w2.held, r.held, h.key) && w2.loc.overlaps(r.loc) && fs.decidedIn(w2, a, h.key) {
+			if !sameSection(w2.held, r.held, h.key) || !w2.loc.overlaps(r.loc) {
+				continue
+			}
+			// Decided by A's reads (pending to running), or storing
+			// something not derived from what was read (taking the
+			// value and leaving nil behind).
+			if fs.decidedIn(w2, a, h.key) || (w2.stored != nil && !fs.taint[w2.stored].has(ri)) {
 				return nil
 			}
 		}
@@ -187,11 +193,19 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		}
 	}
 	for _, g := range guards {
-		if !g.existence || g.writeOnMissing || g.missingCreates || !staleCreates {
+		// Removing what the re-check found is right whatever happened in
+		// between.
+		if !g.existence || g.writeOnMissing || g.missingCreates || !staleCreates || w.removal {
 			return nil // re-checked in B
 		}
 	}
 	g := &Gap{}
+	if len(guards) == 0 && w.kind == writeCall && !w.collection {
+		// A helper that only sets fields is how an owner goroutine
+		// publishes state for readers; without a re-check to judge, stay
+		// silent.
+		return nil
+	}
 	switch {
 	case len(guards) > 0:
 		g.Kind = Dropped
@@ -392,6 +406,9 @@ func existenceTest(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
 		default:
 			return nil, 0, false
 		}
+		if isError(subject.Type()) {
+			return nil, 0, false // err != nil is an outcome, not an entry
+		}
 		if c.Op == token.EQL {
 			return subject, 0, true
 		}
@@ -401,6 +418,11 @@ func existenceTest(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
 			return nil, 0, false
 		}
 		switch t := c.Tuple.(type) {
+		case *ssa.Call:
+			// v, ok := lookup(k): a helper with a comma-ok result.
+			if res := t.Call.Signature().Results(); res.Len() == 2 && types.Identical(res.At(1).Type(), types.Typ[types.Bool]) {
+				return t, 1, true
+			}
 		case *ssa.Lookup:
 			if t.CommaOk {
 				return t, 1, true
@@ -585,6 +607,9 @@ func (fs *funcState) comparesBound(cond ssa.Value, ri int) bool {
 	case *ssa.BinOp:
 		switch c.Op {
 		case token.LSS, token.LEQ, token.GTR, token.GEQ:
+			if usesClock(c, 0) {
+				return false // a timeout or age: approximate by nature
+			}
 			found := false
 			fs.directReads(c, func(r int) { found = found || r == ri })
 			return found
@@ -713,3 +738,33 @@ func outerLock(a, b lockState, k pathKey) bool {
 // IsUpgrade reports whether the gap is a read-lock to write-lock upgrade
 // of a sync.RWMutex (rlockgap's); every other gap is staleguard's.
 func (g *Gap) IsUpgrade() bool { return g.AMode == Read && g.BMode == Write }
+
+// usesClock reports whether v is computed from a call into package time
+// (time.Since, time.Now().Sub, ...), looking through arithmetic.
+func usesClock(v ssa.Value, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Call:
+		if f := x.Call.StaticCallee(); f != nil && f.Pkg != nil && f.Pkg.Pkg.Path() == "time" {
+			return true
+		}
+		if fn, ok := x.Call.Value.(*ssa.Function); ok && fn.Object() != nil && fn.Object().Pkg() != nil && fn.Object().Pkg().Path() == "time" {
+			return true
+		}
+	case *ssa.BinOp:
+		return usesClock(x.X, depth+1) || usesClock(x.Y, depth+1)
+	case *ssa.UnOp:
+		return usesClock(x.X, depth+1)
+	case *ssa.Convert:
+		return usesClock(x.X, depth+1)
+	case *ssa.ChangeType:
+		return usesClock(x.X, depth+1)
+	}
+	return false
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+func isError(t types.Type) bool { return types.Identical(t, errorType) }

@@ -32,10 +32,12 @@ type relLock struct {
 }
 
 type relWrite struct {
-	loc    relPath
-	lock   *relLock // the callee's own lock held at the write; nil when it relies on the caller's
-	guards []relGuard
-	kind   writeKind // store, map update, delete or clear (never writeCall)
+	loc        relPath
+	lock       *relLock // the callee's own lock held at the write; nil when it relies on the caller's
+	guards     []relGuard
+	kind       writeKind // store, map update, delete or clear (never writeCall)
+	collection bool      // see writeSite.collection
+	removal    bool      // see writeSite.removal
 	// dataFrom lists the parameters whose values flow into what is written.
 	dataFrom []int
 }

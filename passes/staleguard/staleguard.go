@@ -28,11 +28,20 @@ var wording = lockflow.Wording{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
-	src := lockflow.NewSource(pass)
-	for _, g := range res.Gaps {
-		if !g.IsUpgrade() {
-			pass.Report(lockflow.Diagnose(pass, src, g, wording))
-		}
+	for _, d := range Findings(pass, res) {
+		pass.Report(d)
 	}
 	return nil, nil
+}
+
+// Findings returns the pass's diagnostics for the engine's result.
+func Findings(pass *analysis.Pass, res *lockflow.Result) []analysis.Diagnostic {
+	src := lockflow.NewSource(pass)
+	var out []analysis.Diagnostic
+	for _, g := range res.Gaps {
+		if !g.IsUpgrade() {
+			out = append(out, lockflow.Diagnose(pass, src, g, wording))
+		}
+	}
+	return out
 }

@@ -126,3 +126,29 @@ func (s *Store) process(k string) {
 	s.counts[k] = n
 	s.mu.Unlock()
 }
+
+// Mailbox takes the pending batch and leaves nil behind: the batch now
+// belongs to this caller, whatever later sections do. Silent.
+type Mailbox struct {
+	mu      sync.Mutex
+	pending []string
+	sent    int
+}
+
+func (m *Mailbox) Flush(send func(string) bool) {
+	m.mu.Lock()
+	batch := m.pending
+	m.pending = nil
+	m.mu.Unlock()
+
+	var retry []string
+	for _, msg := range batch {
+		if !send(msg) {
+			retry = append(retry, msg)
+		}
+	}
+	m.mu.Lock()
+	m.pending = append(m.pending, retry...)
+	m.sent += len(batch) - len(retry)
+	m.mu.Unlock()
+}

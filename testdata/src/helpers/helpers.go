@@ -186,3 +186,152 @@ func (c *Counter) set(k string, v int) {
 func (c *Counter) Inc(k string) {
 	c.set(k, c.get(k)+1) // want `c.mu is locked again for writing by c.set after RUnlock: the value written derives from c.get\(k\)`
 }
+
+// Log is owned by one goroutine that appends; readers take the lock to see
+// a consistent pair. Field setters through helpers are how such an owner
+// publishes; they are not reported.
+type Log struct {
+	mu        sync.Mutex
+	lastIndex uint64
+	lastTerm  uint64
+}
+
+func (l *Log) last() (uint64, uint64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lastIndex, l.lastTerm
+}
+
+func (l *Log) setLast(index, term uint64) {
+	l.mu.Lock()
+	l.lastIndex, l.lastTerm = index, term
+	l.mu.Unlock()
+}
+
+func (l *Log) Append(n int, term uint64) {
+	index, _ := l.last()
+	if n > 0 {
+		l.setLast(index+uint64(n), term)
+	}
+}
+
+// Streams looks a stream up through a comma-ok helper, then closes it
+// through a helper that re-checks before deleting. Silent.
+type Stream struct{ id uint32 }
+
+type Streams struct {
+	mu     sync.Mutex
+	active map[uint32]*Stream
+	idle   bool
+}
+
+func (s *Streams) get(id uint32) (*Stream, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st, ok := s.active[id]
+	return st, ok
+}
+
+func (s *Streams) remove(st *Stream) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.active[st.id]; ok {
+		delete(s.active, st.id)
+		if len(s.active) == 0 {
+			s.idle = true
+		}
+	}
+}
+
+func (s *Streams) Reset(id uint32) {
+	st, ok := s.get(id)
+	if !ok {
+		return
+	}
+	s.remove(st)
+}
+
+// Leases: an error from the creating helper is an outcome, not a missing
+// entry; the later helper re-checks and reports a vanished lease. Silent.
+type Lease struct{ items []string }
+
+type Leases2 struct {
+	mu     sync.Mutex
+	leases map[int]*Lease
+}
+
+var errExists = errorString("lease exists")
+var errNotFound = errorString("lease not found")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+func (ls *Leases2) Grant(id int) (*Lease, error) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if _, ok := ls.leases[id]; ok {
+		return nil, errExists
+	}
+	l := &Lease{}
+	ls.leases[id] = l
+	return l, nil
+}
+
+func (ls *Leases2) Attach(id int, item string) error {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	l := ls.leases[id]
+	if l == nil {
+		return errNotFound
+	}
+	l.items = append(l.items, item)
+	return nil
+}
+
+func (ls *Leases2) GrantAndAttach(id int, item string) error {
+	if _, err := ls.Grant(id); err != nil {
+		return err
+	}
+	return ls.Attach(id, item)
+}
+
+// Switcher clears a pending entry only if it is still there; removing is
+// right whatever happened in between. Silent.
+type Switcher struct {
+	mu      sync.Mutex
+	current *Stream
+	pending *Stream
+}
+
+func (w *Switcher) latest() *Stream {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.pending != nil {
+		return w.pending
+	}
+	return w.current
+}
+
+func (w *Switcher) switchTo(s *Stream, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.current == nil {
+		w.current = s
+	} else {
+		w.pending = s
+	}
+	if !ok {
+		if w.pending != nil {
+			w.pending = nil
+		} else {
+			w.current = nil
+		}
+	}
+}
+
+func (w *Switcher) Update(s *Stream, valid bool) {
+	if w.latest() == nil {
+		w.switchTo(s, valid)
+	}
+}

@@ -1,0 +1,37 @@
+package main
+
+import (
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/lockgap/lockgap/internal/lockflow"
+	"github.com/lockgap/lockgap/internal/lockflowtest"
+	"github.com/lockgap/lockgap/passes/rlockgap"
+	"github.com/lockgap/lockgap/passes/staleguard"
+)
+
+// all reports what every pass reports, so one run over every fixture
+// checks that each finding comes from exactly one pass and that no pass
+// speaks where another's negatives must stay silent.
+var all = &analysis.Analyzer{
+	Name:     "all",
+	Doc:      "every lockgap pass",
+	Requires: []*analysis.Analyzer{lockflow.Analyzer},
+	Run: func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
+		for _, d := range rlockgap.Findings(pass, res) {
+			pass.Report(d)
+		}
+		for _, d := range staleguard.Findings(pass, res) {
+			pass.Report(d)
+		}
+		return nil, nil
+	},
+}
+
+func TestAllPassesAllFixtures(t *testing.T) {
+	analysistest.Run(t, lockflowtest.TestData(), all,
+		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "checkthenact")
+}

@@ -25,6 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{new(LockSummary)},
 }
 
 // Result is what the engine found in one package.
@@ -45,27 +46,31 @@ type Crash struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
+	e := &engine{
+		pass:       pass,
+		summaries:  make(map[*ssa.Function]*summary),
+		inProgress: make(map[*ssa.Function]bool),
+		locking:    make(map[*ssa.Function]bool),
+		imported:   make(map[*types.Func]*summary),
+		res:        res,
+	}
 	usesSync, locks := syncUse(pass.TypesInfo)
-	if !usesSync {
+	if !usesSync && !e.factsInUse() {
 		return res, nil
 	}
 	pkg := buildSSA(pass)
 	res.Pkg = pkg
-	if !locks {
+	e.pkg = pkg
+	if !locks && !e.factsInUse() {
 		return res, nil
-	}
-	e := &engine{
-		pkg:        pkg,
-		summaries:  make(map[*ssa.Function]*summary),
-		inProgress: make(map[*ssa.Function]bool),
-		locking:    make(map[*ssa.Function]bool),
-		res:        res,
 	}
 	funcs := packageFunctions(pass, pkg)
 	e.noteMutations(funcs)
 	for _, fn := range funcs {
 		if e.worthAnalysing(fn) {
-			e.summaryOf(fn)
+			if s := e.summaryOf(fn); !s.empty() {
+				e.exportFact(fn, s)
+			}
 		}
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool { return e.onlyCalledLocked(g.Fn) })
@@ -74,6 +79,8 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 type engine struct {
+	pass       *analysis.Pass
+	imported   map[*types.Func]*summary
 	pkg        *ssa.Package
 	summaries  map[*ssa.Function]*summary
 	inProgress map[*ssa.Function]bool
@@ -193,21 +200,75 @@ func (e *engine) hasLockCalls(fn *ssa.Function) bool {
 	return found
 }
 
-// worthAnalysing: fn locks, or calls a function of the package that does.
+// worthAnalysing: fn locks, or calls a function that does (of this
+// package, or of another whose summary says so).
 func (e *engine) worthAnalysing(fn *ssa.Function) bool {
 	if e.hasLockCalls(fn) {
 		return true
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				if callee, _ := calleeOf(e.pkg, c); callee != nil && callee != fn && e.hasLockCalls(callee) {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if callee, _ := calleeOf(e.pkg, c); callee != nil && callee != fn && e.hasLockCalls(callee) {
+				return true
+			}
+			if f := c.Common().StaticCallee(); f != nil && e.external(f) {
+				if s := e.importedSummary(f); s != nil && len(s.acquires) > 0 {
 					return true
 				}
 			}
 		}
 	}
 	return false
+}
+
+// external reports whether f is a declared function of another package.
+func (e *engine) external(f *ssa.Function) bool {
+	switch f.Synthetic {
+	case "", "from type information": // declared (here from export data)
+	default:
+		return false // wrappers shift parameters; their summaries do not apply
+	}
+	obj, ok := f.Object().(*types.Func)
+	return ok && obj.Pkg() != nil && obj.Pkg() != e.pass.Pkg
+}
+
+// helperSummary returns the summary and argument binding of a call of a
+// function of this package, or of another package that exported one.
+func (e *engine) helperSummary(caller *ssa.Function, call ssa.CallInstruction) (*callSite, *summary) {
+	if callee, cs := calleeOf(e.pkg, call); callee != nil {
+		if callee == caller {
+			return nil, nil
+		}
+		return cs, e.summaryOf(callee)
+	}
+	c := call.Common()
+	if c.IsInvoke() {
+		return nil, nil
+	}
+	if f := c.StaticCallee(); f != nil && e.external(f) {
+		if s := e.importedSummary(f); s != nil {
+			return &callSite{instr: call, args: c.Args}, s
+		}
+	}
+	return nil, nil
+}
+
+// exportFact publishes fn's summary for other packages, when fn is a
+// declared, exported function or method.
+func (e *engine) exportFact(fn *ssa.Function, s *summary) {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || !obj.Exported() || fn.Synthetic != "" || fn.Parent() != nil {
+		return
+	}
+	f := s.toFact()
+	if len(f.Acquires)+len(f.Writes)+len(f.Results) == 0 {
+		return
+	}
+	e.pass.ExportObjectFact(obj, f)
 }
 
 // summaryOf analyses fn (once), records its gaps, and returns its summary.

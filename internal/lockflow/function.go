@@ -104,11 +104,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				}
 				continue
 			}
-			callee, cs := calleeOf(e.pkg, call)
-			if callee == nil || callee == fn {
-				continue
-			}
-			sum := e.summaryOf(callee)
+			cs, sum := e.helperSummary(fn, call)
 			if sum.empty() {
 				continue
 			}

@@ -20,3 +20,9 @@ func TestFixes(t *testing.T) {
 func TestFixedIsClean(t *testing.T) {
 	lockflowtest.FixedIsClean(t, staleguard.Analyzer, "checkthenactfix")
 }
+
+// TestAcrossPackages checks the summaries store exports as facts and the
+// finding they let staleguard make in admit.
+func TestAcrossPackages(t *testing.T) {
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "crosspkg/admit")
+}

@@ -1,0 +1,231 @@
+package lockflow
+
+import (
+	"fmt"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// LockSummary is the fact lockflow exports for a function or method that
+// takes locks (itself or through helpers): its summary in terms of its
+// parameters and package variables, so that callers in other packages see
+// it under go vet -vettool. It holds no SSA and round-trips through gob.
+type LockSummary struct {
+	Acquires []FactLock
+	Writes   []FactWrite
+	Results  []FactRead
+}
+
+func (*LockSummary) AFact() {}
+
+// String renders the fact for analysistest's fact expectations, e.g.
+// "locks s.mu; writes s.items under s.mu; returns s.items read under s.mu".
+func (f *LockSummary) String() string {
+	var parts []string
+	for _, l := range f.Acquires {
+		parts = append(parts, "locks "+l.String())
+	}
+	for _, w := range f.Writes {
+		s := "writes " + w.Loc.String()
+		if w.Lock != nil {
+			s += " under " + w.Lock.Path.String()
+		}
+		parts = append(parts, s)
+	}
+	for _, r := range f.Results {
+		parts = append(parts, "returns "+r.Loc.String()+" read under "+r.Lock.Path.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// FactPath is a relPath: parameter index (receiver first), or a package
+// variable, followed by encoded steps.
+type FactPath struct {
+	Param      int
+	GlobalPkg  string
+	GlobalName string
+	Steps      string
+}
+
+func (p FactPath) String() string {
+	if p.GlobalName != "" {
+		return p.GlobalName + renderSteps(p.Steps)
+	}
+	return fmt.Sprintf("arg%d%s", p.Param, renderSteps(p.Steps))
+}
+
+type FactLock struct {
+	Path FactPath
+	Read bool
+}
+
+func (l FactLock) String() string {
+	if l.Read {
+		return l.Path.String() + " (read)"
+	}
+	return l.Path.String()
+}
+
+type FactWrite struct {
+	Loc        FactPath
+	Lock       *FactLock
+	Guards     []FactGuard
+	Kind       uint8
+	Collection bool
+	Removal    bool
+	DataFrom   []int
+}
+
+type FactGuard struct {
+	Loc                                       FactPath
+	Existence, WriteOnMissing, MissingCreates bool
+}
+
+type FactRead struct {
+	Loc  FactPath
+	Lock FactLock
+}
+
+// toFact converts a summary; paths rooted at free variables (closures)
+// have no meaning outside and are dropped.
+func (s *summary) toFact() *LockSummary {
+	f := &LockSummary{}
+	path := func(p relPath) (FactPath, bool) {
+		if p.global != nil {
+			return FactPath{GlobalPkg: p.global.Pkg.Pkg.Path(), GlobalName: p.global.Name(), Steps: p.steps}, true
+		}
+		return FactPath{Param: p.param, Steps: p.steps}, p.param >= 0
+	}
+	lock := func(l relLock) (FactLock, bool) {
+		p, ok := path(l.path)
+		return FactLock{Path: p, Read: l.mode == Read}, ok
+	}
+	for _, l := range s.acquires {
+		if fl, ok := lock(l); ok {
+			f.Acquires = append(f.Acquires, fl)
+		}
+	}
+	for _, w := range s.writes {
+		loc, ok := path(w.loc)
+		if !ok {
+			continue
+		}
+		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, DataFrom: w.dataFrom}
+		if w.lock != nil {
+			l, ok := lock(*w.lock)
+			if !ok {
+				continue
+			}
+			fw.Lock = &l
+		}
+		for _, g := range w.guards {
+			if gl, ok := path(g.loc); ok {
+				fw.Guards = append(fw.Guards, FactGuard{Loc: gl, Existence: g.existence, WriteOnMissing: g.writeOnMissing, MissingCreates: g.missingCreates})
+			}
+		}
+		f.Writes = append(f.Writes, fw)
+	}
+	for _, r := range s.results {
+		loc, ok1 := path(r.loc)
+		l, ok2 := lock(r.lock)
+		if ok1 && ok2 {
+			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l})
+		}
+	}
+	return f
+}
+
+// fromFact converts an imported fact back, resolving package variables in
+// the current SSA program (those of packages it does not know are dropped).
+func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
+	s := &summary{}
+	path := func(p FactPath) (relPath, bool) {
+		if p.GlobalName == "" {
+			return relPath{param: p.Param, steps: p.Steps}, true
+		}
+		pkg := prog.ImportedPackage(p.GlobalPkg)
+		if pkg == nil {
+			return relPath{}, false
+		}
+		g, ok := pkg.Members[p.GlobalName].(*ssa.Global)
+		return relPath{global: g, steps: p.Steps}, ok
+	}
+	lock := func(l FactLock) (relLock, bool) {
+		p, ok := path(l.Path)
+		m := Write
+		if l.Read {
+			m = Read
+		}
+		return relLock{path: p, mode: m}, ok
+	}
+	for _, l := range f.Acquires {
+		if rl, ok := lock(l); ok {
+			s.acquires = append(s.acquires, rl)
+		}
+	}
+	for _, w := range f.Writes {
+		loc, ok := path(w.Loc)
+		if !ok {
+			continue
+		}
+		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, dataFrom: w.DataFrom}
+		if w.Lock != nil {
+			l, ok := lock(*w.Lock)
+			if !ok {
+				continue
+			}
+			rw.lock = &l
+		}
+		for _, g := range w.Guards {
+			if gl, ok := path(g.Loc); ok {
+				rw.guards = append(rw.guards, relGuard{loc: gl, existence: g.Existence, writeOnMissing: g.WriteOnMissing, missingCreates: g.MissingCreates})
+			}
+		}
+		s.writes = append(s.writes, rw)
+	}
+	for _, r := range f.Results {
+		loc, ok1 := path(r.Loc)
+		l, ok2 := lock(r.Lock)
+		if ok1 && ok2 {
+			s.results = append(s.results, relRead{loc: loc, lock: l})
+		}
+	}
+	return s
+}
+
+// importedSummary returns the summary another package exported for fn.
+func (e *engine) importedSummary(fn *ssa.Function) *summary {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || e.pass == nil {
+		return nil
+	}
+	if s, ok := e.imported[obj]; ok {
+		return s
+	}
+	var f LockSummary
+	var s *summary
+	if e.pass.ImportObjectFact(obj, &f) {
+		s = f.toSummary(e.pkg.Prog)
+	}
+	e.imported[obj] = s
+	return s
+}
+
+// factsInUse reports whether the package calls a function of another
+// package that exported a lock summary: then it is worth analysing even if
+// it never refers to package sync itself.
+func (e *engine) factsInUse() bool {
+	for _, obj := range e.pass.TypesInfo.Uses {
+		fn, ok := obj.(*types.Func)
+		if !ok || fn.Pkg() == nil || fn.Pkg() == e.pass.Pkg {
+			continue
+		}
+		var f LockSummary
+		if e.pass.ImportObjectFact(fn, &f) {
+			return true
+		}
+	}
+	return false
+}

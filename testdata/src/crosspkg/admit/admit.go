@@ -1,0 +1,31 @@
+// Package admit admits keys into a bounded set of another package.
+package admit
+
+import "crosspkg/store"
+
+type Admitter struct {
+	set   *store.Set
+	limit int
+}
+
+// Admit checks the size and adds in two sections of the set's lock: both
+// methods lock internally, so between them the set may fill up.
+func (a *Admitter) Admit(k string) bool {
+	if a.set.Len() >= a.limit {
+		return false
+	}
+	a.set.Add(k) // want `a.set.mu is locked again by a.set.Add after the section that checked: the write is decided by a.set.Len\(\), read in an earlier section`
+	return true
+}
+
+// AdmitAtomic lets the set check and add in one section.
+func (a *Admitter) AdmitAtomic(k string) bool {
+	return a.set.AddIfRoom(k, a.limit)
+}
+
+// Report reads the size only to print it.
+func (a *Admitter) Report(k string) (int, string) {
+	n := a.set.Len()
+	a.set.Add(k)
+	return n, k
+}

@@ -1,20 +1,47 @@
 // Command lockgap finds decisions taken in one critical section and acted
-// on in another: lock upgrades without a re-check, stale guards, and
-// per-key mutex maps whose entries are deleted while held.
+// on in another: lock upgrades without a re-check (rlockgap) and stale
+// guards (staleguard).
 //
 // Usage:
 //
-//	lockgap [flags] packages        # standalone; -fix, -diff, -json, -test
-//	go vet -vettool=$(which lockgap) packages
+//	lockgap [flags] packages                  # report; exit 0 clean, 3 findings, 1 errors
+//	lockgap -fix [-diff] packages             # apply (or show) suggested fixes
+//	lockgap -json packages                    # machine-readable findings
+//	lockgap help [pass]                       # documentation
+//	go vet -vettool=$(which lockgap) packages # the same analysis under go vet
+//
+// Standalone runs drive `go vet -vettool` with this binary, so each package
+// is analysed from its syntax with its dependencies' export data and
+// lockgap facts, and results are cached per package by the go command. The
+// flag -checker analyses in-process instead (it loads every dependency from
+// source: slower and much larger, but independent of the go command's
+// cache).
 package main
 
 import (
+	"os"
+
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/multichecker"
 
 	"github.com/lockgap/lockgap/passes/rlockgap"
 	"github.com/lockgap/lockgap/passes/staleguard"
 )
 
+// passes are every pass lockgap has; each appears in every mode.
+var passes = []*analysis.Analyzer{rlockgap.Analyzer, staleguard.Analyzer}
+
 func main() {
-	multichecker.Main(rlockgap.Analyzer, staleguard.Analyzer)
+	switch mode(os.Args[1:]) {
+	case modeVet:
+		os.Args = vetArgs(os.Args)
+		registerDriverFlags()
+		multichecker.Main(passes...)
+	case modeChecker:
+		os.Args = withoutFlag(os.Args, "checker")
+		registerDriverFlags()
+		multichecker.Main(passes...)
+	default:
+		os.Exit(drive(os.Args[1:]))
+	}
 }

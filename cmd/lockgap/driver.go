@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+)
+
+type runMode int
+
+const (
+	modeDrive   runMode = iota // standalone, through go vet
+	modeVet                    // invoked by go vet (or asked for its version, flags or help)
+	modeChecker                // standalone, in-process checker
+)
+
+// allFlag is passed by the driver to the vet tool: analyse dependencies
+// fully, not only for facts. The go command caches a package's vet output
+// under a key that does not say whether the package was analysed for its
+// own sake or only as a dependency; a dependency-only run caches no
+// findings, and a later run of that package would replay the empty
+// result. With this flag every run produces and caches the findings (the
+// flag is part of the key, so plain go vet runs do not share entries), and
+// the driver keeps those of the packages asked for.
+const allFlag = "lockgap.all"
+
+func mode(args []string) runMode {
+	for _, a := range args {
+		switch {
+		case a == "-V=full" || a == "-V" || a == "-flags" || a == "--flags":
+			return modeVet
+		case a == "-checker" || a == "--checker" || a == "-checker=true":
+			return modeChecker
+		}
+	}
+	if len(args) > 0 && (args[0] == "help" || strings.HasSuffix(args[len(args)-1], ".cfg")) {
+		return modeVet
+	}
+	return modeDrive
+}
+
+// registerDriverFlags declares the driver's own flags on the command line
+// multichecker parses, so that go vet (which asks -flags) passes them on.
+func registerDriverFlags() {
+	flag.Bool(allFlag, false, "report on dependencies too (set by lockgap's own driver; do not use)")
+	flag.Bool("checker", false, "analyse in-process with the x/tools checker instead of through go vet")
+}
+
+func withoutFlag(args []string, name string) []string {
+	return slices.DeleteFunc(slices.Clone(args), func(a string) bool {
+		return a == "-"+name || a == "--"+name || a == "-"+name+"=true"
+	})
+}
+
+// vetArgs rewrites a go vet invocation made with -lockgap.all: the
+// dependency-only config becomes a full one.
+func vetArgs(args []string) []string {
+	if len(args) < 2 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
+		return args
+	}
+	if !slices.ContainsFunc(args, func(a string) bool { return a == "-"+allFlag || a == "-"+allFlag+"=true" }) {
+		return args
+	}
+	cfgPath := args[len(args)-1]
+	data, err := os.ReadFile(cfgPath)
+	if err != nil {
+		return args
+	}
+	var cfg map[string]any
+	if json.Unmarshal(data, &cfg) != nil || cfg["VetxOnly"] != true {
+		return args
+	}
+	cfg["VetxOnly"] = false
+	out, err := json.Marshal(cfg)
+	if err != nil {
+		return args
+	}
+	full := strings.TrimSuffix(cfgPath, ".cfg") + ".full.cfg"
+	if os.WriteFile(full, out, 0o644) != nil {
+		return args
+	}
+	args = slices.Clone(args)
+	args[len(args)-1] = full
+	return args
+}
+
+type driverOptions struct {
+	json, fix, diff, tests bool
+	passFlags              []string
+	patterns               []string
+}
+
+func parseDriverFlags(args []string) (*driverOptions, error) {
+	o := &driverOptions{}
+	fs := flag.NewFlagSet("lockgap", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&o.json, "json", false, "emit JSON output")
+	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
+	fs.BoolVar(&o.diff, "diff", false, "with -fix, print a unified diff instead of updating files")
+	fs.BoolVar(&o.tests, "test", true, "report findings in test files too")
+	fs.Int("c", -1, "ignored (go vet's context lines)")
+	enabled := map[string]*string{}
+	for _, p := range passes {
+		enabled[p.Name] = fs.String(p.Name, "", "enable (true) or disable (false) the "+p.Name+" pass")
+	}
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	for name, v := range enabled {
+		if *v != "" {
+			o.passFlags = append(o.passFlags, "-"+name+"="+*v)
+		}
+	}
+	slices.Sort(o.passFlags)
+	o.patterns = fs.Args()
+	if len(o.patterns) == 0 {
+		return nil, errors.New("no packages given")
+	}
+	if o.diff && !o.fix {
+		o.fix = true
+	}
+	return o, nil
+}
+
+const usage = `lockgap finds decisions taken in one critical section and acted on in another.
+
+Usage: lockgap [-json] [-fix [-diff]] [-test=false] [-PASS=false] packages
+       lockgap help [PASS]
+       go vet -vettool=$(which lockgap) packages
+
+Exit status: 0 no findings, 3 findings, 1 errors.
+`
+
+// drive runs go vet with this binary as the vet tool and reports the
+// findings of the packages named on the command line.
+func drive(args []string) int {
+	o, err := parseDriverFlags(args)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lockgap: %v\n\n%s", err, usage)
+		return 1
+	}
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lockgap: %v\n", err)
+		return 1
+	}
+	if o.fix {
+		// Fixes only ever touch the packages asked for: no -lockgap.all.
+		vet := []string{"vet", "-vettool=" + self, "-fix"}
+		if o.diff {
+			vet = append(vet, "-diff")
+		}
+		cmd := exec.Command("go", append(append(vet, o.passFlags...), o.patterns...)...)
+		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+		if err := cmd.Run(); err != nil {
+			return 1
+		}
+		return 0
+	}
+
+	roots, err := listPackages(o.patterns)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lockgap: %v\n", err)
+		return 1
+	}
+	vet := []string{"vet", "-vettool=" + self, "-" + allFlag, "-json"}
+	cmd := exec.Command("go", append(append(vet, o.passFlags...), o.patterns...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	runErr := cmd.Run()
+
+	tree, err := decodeTrees(&stdout)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lockgap: reading go vet output: %v\n", err)
+		return 1
+	}
+	findings := tree.keep(roots, o.tests)
+	if o.json {
+		findings.printJSON(os.Stdout)
+	} else {
+		findings.printText(os.Stdout)
+	}
+	if runErr != nil {
+		// Type errors, build failures: go vet has said what they are.
+		os.Stderr.Write(vetErrors(stderr.Bytes()))
+		return 1
+	}
+	if findings.count() > 0 {
+		return 3
+	}
+	return 0
+}
+
+// vetErrors drops the "# package" headers go vet prints before each
+// package's output, keeping the errors.
+func vetErrors(b []byte) []byte {
+	var out bytes.Buffer
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if strings.HasPrefix(line, "# ") {
+			continue
+		}
+		out.WriteString(line)
+	}
+	return out.Bytes()
+}
+
+// listPackages resolves patterns to import paths, the set whose findings
+// are reported.
+func listPackages(patterns []string) (map[string]bool, error) {
+	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, patterns...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
+	}
+	roots := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		roots[p] = true
+	}
+	return roots, nil
+}

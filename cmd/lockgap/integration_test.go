@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The module the integration tests run on: store's methods lock
+// internally (and store has a gap of its own); admit uses them from
+// another package, so its finding needs store's facts.
+var twoPackages = map[string]string{
+	"go.mod": "module example.com/two\n\ngo 1.26.0\n",
+	"store/store.go": `package store
+
+import "sync"
+
+type Set struct {
+	mu    sync.RWMutex
+	items map[string]*int
+}
+
+func (s *Set) Len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.items)
+}
+
+func (s *Set) Add(k string) {
+	s.mu.Lock()
+	s.items[k] = new(int)
+	s.mu.Unlock()
+}
+
+func (s *Set) Get(k string) *int {
+	s.mu.RLock()
+	v := s.items[k]
+	s.mu.RUnlock()
+	if v != nil {
+		return v
+	}
+	v = new(int)
+	s.mu.Lock()
+	s.items[k] = v
+	s.mu.Unlock()
+	return v
+}
+`,
+	"admit/admit.go": `package admit
+
+import "example.com/two/store"
+
+func Admit(s *store.Set, k string, limit int) bool {
+	if s.Len() >= limit {
+		return false
+	}
+	s.Add(k)
+	return true
+}
+`,
+}
+
+const (
+	admitFinding = "admit.go:9:7: s.mu is locked again for writing by s.Add after RUnlock"
+	storeFinding = "store.go:30:11: s.mu is locked again for writing after RUnlock"
+)
+
+// TestGoCommandIntegration builds lockgap and runs it, in one fresh build
+// cache, the ways users do: under go vet (facts cross packages) and
+// through its own driver, including the order that trips the go
+// command's vet cache (a package analysed first only as a dependency).
+func TestGoCommandIntegration(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "lockgap")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	mod := filepath.Join(tmp, "mod")
+	for name, body := range twoPackages {
+		p := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(os.Environ(), "GOCACHE="+filepath.Join(tmp, "gocache"), "GOFLAGS=", "GOPROXY=off", "GOWORK=off")
+	run := func(name string, args ...string) (string, int) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = mod, env
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return out.String(), code
+	}
+	expect := func(out string, code, wantCode int, want ...string) {
+		t.Helper()
+		if code != wantCode {
+			t.Errorf("exit code %d, want %d\n%s", code, wantCode, out)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("output lacks %q:\n%s", w, out)
+			}
+		}
+	}
+
+	// The driver, dependency first: store is analysed only for admit's
+	// sake, then on its own; its finding must not be lost to the cache.
+	out, code := run(bin, "./admit")
+	expect(out, code, 3, admitFinding)
+	if strings.Contains(out, storeFinding) {
+		t.Errorf("finding of a package not asked for:\n%s", out)
+	}
+	out, code = run(bin, "./store")
+	expect(out, code, 3, storeFinding)
+	out, code = run(bin, "./...")
+	expect(out, code, 3, admitFinding, storeFinding)
+
+	// go vet -vettool: facts flow from store to admit.
+	out, code = run("go", "vet", "-vettool="+bin, "./...")
+	expect(out, code, 1, admitFinding, storeFinding)
+
+	// -json, and a clean package.
+	out, code = run(bin, "-json", "./admit")
+	expect(out, code, 3, `"example.com/two/admit"`, `"rlockgap"`)
+
+	// -fix applies the lazy-initialisation re-check; the tree still builds
+	// and the finding is gone.
+	_, code = run(bin, "-fix", "./store")
+	if code != 0 {
+		t.Errorf("-fix exit code %d", code)
+	}
+	if out, code := run("go", "build", "./..."); code != 0 {
+		t.Fatalf("tree does not build after -fix:\n%s", out)
+	}
+	out, code = run(bin, "./store")
+	if code != 0 || strings.Contains(out, storeFinding) {
+		t.Errorf("after -fix: exit %d\n%s", code, out)
+	}
+}

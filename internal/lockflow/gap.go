@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -106,8 +107,7 @@ func (fs *funcState) findGaps() []*Gap {
 				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) {
 					return
 				}
-				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) &&
-					!(r.loc.Root == w.loc.Root && fs.decidesByLimit(ri, w)) {
+				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) {
 					return
 				}
 				if len(r.loc.Steps) <= bestDepth {
@@ -157,13 +157,14 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	if a.mode == Write {
 		for i := range fs.writes {
 			w2 := &fs.writes[i]
-			if !sameSection(w2.held, r.held, h.key) || !w2.loc.overlaps(r.loc) {
+			if !sameSection(w2.held, r.held, h.key) {
 				continue
 			}
-			// Decided by A's reads (pending to running), or storing
-			// something not derived from what was read (taking the
-			// value and leaving nil behind).
-			if fs.decidedIn(w2, a, h.key) || (w2.stored != nil && !fs.taint[w2.stored].has(ri)) {
+			// Taking the value and leaving something else behind.
+			if w2.loc.overlaps(r.loc) && w2.stored != nil && !fs.taint[w2.stored].has(ri) && fs.before(r.instr, w2.instr) {
+				return nil
+			}
+			if fs.claims(w2, ri, w) {
 				return nil
 			}
 		}
@@ -395,19 +396,28 @@ func (fs *funcState) walkFrom(start *ssa.BasicBlock, visit func(*ssa.BasicBlock)
 func existenceTest(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
 	switch c := cond.(type) {
 	case *ssa.BinOp:
+		if c.Op == token.GTR && isEmpty(c.Y, true) && lenOf(c.X) != nil {
+			return lenOf(c.X), 1, true // len(x) > 0
+		}
 		if c.Op != token.EQL && c.Op != token.NEQ {
 			return nil, 0, false
 		}
+		empty := func(k, other ssa.Value) bool {
+			return isNil(k) || isEmpty(k, lenOf(other) != nil)
+		}
 		switch {
-		case isNil(c.Y):
+		case empty(c.Y, c.X):
 			subject = c.X
-		case isNil(c.X):
+		case empty(c.X, c.Y):
 			subject = c.Y
 		default:
 			return nil, 0, false
 		}
 		if isError(subject.Type()) {
 			return nil, 0, false // err != nil is an outcome, not an entry
+		}
+		if n := lenOf(subject); n != nil {
+			subject = n // len(x) == 0: x is missing when empty
 		}
 		if c.Op == token.EQL {
 			return subject, 0, true
@@ -440,6 +450,32 @@ func existenceTest(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
 		}
 	}
 	return nil, 0, false
+}
+
+// isEmpty reports whether v is the constant "" (or 0, when compared with
+// a length).
+func isEmpty(v ssa.Value, length bool) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil {
+		return false
+	}
+	switch c.Value.Kind() {
+	case constant.String:
+		return constant.StringVal(c.Value) == ""
+	case constant.Int:
+		return length && constant.Sign(c.Value) == 0
+	}
+	return false
+}
+
+// lenOf returns x for v = len(x), else nil.
+func lenOf(v ssa.Value) ssa.Value {
+	if c, ok := v.(*ssa.Call); ok {
+		if b, ok := c.Call.Value.(*ssa.Builtin); ok && b.Name() == "len" {
+			return c.Call.Args[0]
+		}
+	}
+	return nil
 }
 
 func isNil(v ssa.Value) bool {
@@ -591,11 +627,6 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit b
 	return tested, byContent, byLimit
 }
 
-func (fs *funcState) decidesByLimit(ri int, w *writeSite) bool {
-	_, _, byLimit := fs.decides(ri, w)
-	return byLimit
-}
-
 // comparesBound reports whether cond orders read ri against something
 // (<, <=, >, >=), looking through negation and && / ||.
 func (fs *funcState) comparesBound(cond ssa.Value, ri int) bool {
@@ -624,22 +655,24 @@ func (fs *funcState) comparesBound(cond ssa.Value, ri int) bool {
 	return false
 }
 
-// decidedIn reports whether write w2 is control dependent on a branch
-// that tests a value read in section a of lock k.
-func (fs *funcState) decidedIn(w2 *writeSite, a heldLock, k pathKey) bool {
-	found := false
+// claims reports whether write w2, in section A, acts on the decision A
+// took on read ri so that the decision holds for others too: it is
+// decided by a branch testing ri, and it moves the state that branch
+// tested (pending to running, a slot reserved by bumping a count) or
+// registers what section B's write w later follows up (a waiter added
+// in A, removed in B).
+func (fs *funcState) claims(w2 *writeSite, ri int, w *writeSite) bool {
+	var tested []Path
+	decides := false
 	fs.eachDep(w2.instr.Block(), func(d branch) {
-		c := ifCond(d.block)
-		if c == nil || found {
-			return
+		if c := ifCond(d.block); c != nil {
+			fs.directReads(c, func(r int) {
+				tested = append(tested, fs.reads[r].loc)
+				decides = decides || r == ri
+			})
 		}
-		fs.taint[c].each(func(ri int) {
-			if h, ok := fs.reads[ri].held.lookup(k); ok && intersects(h.openers, a.openers) {
-				found = true
-			}
-		})
 	})
-	return found
+	return decides && (w2.loc.overlaps(w.loc) || slices.ContainsFunc(tested, w2.loc.overlaps))
 }
 
 // replacesContainer reports whether the call instr also stores the map or
@@ -768,3 +801,21 @@ func usesClock(v ssa.Value, depth int) bool {
 var errorType = types.Universe.Lookup("error").Type()
 
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
+// before reports whether a may execute before b on some path (a earlier
+// in the same block, or b's block reachable from a's).
+func (fs *funcState) before(a, b ssa.Instruction) bool {
+	ab, bb := a.Block(), b.Block()
+	if ab == bb {
+		for _, x := range ab.Instrs {
+			if x == a {
+				return true
+			}
+			if x == b {
+				return false
+			}
+		}
+		return false
+	}
+	return fs.reachable(ab, bb)
+}

@@ -152,3 +152,63 @@ func (m *Mailbox) Flush(send func(string) bool) {
 	m.sent += len(batch) - len(retry)
 	m.mu.Unlock()
 }
+
+// Conns limits open connections. Under the limit, the first section
+// reserves a slot by counting it before dialing; at the limit, it
+// registers a waiter that later sections remove. Both act on the decision
+// inside the section that took it. Silent.
+type Conns struct {
+	mu      sync.Mutex
+	open    int
+	max     int
+	waiters map[int]chan struct{}
+	nextID  int
+	dropped int
+}
+
+func (c *Conns) Get(dial func() error, wait func(chan struct{}) bool) error {
+	c.mu.Lock()
+	if c.max > 0 && c.open >= c.max {
+		ch := make(chan struct{}, 1)
+		id := c.nextID
+		c.nextID++
+		c.waiters[id] = ch
+		c.mu.Unlock()
+		if !wait(ch) {
+			c.mu.Lock()
+			delete(c.waiters, id)
+			c.mu.Unlock()
+		}
+		return nil
+	}
+	c.open++
+	c.mu.Unlock()
+	if err := dial(); err != nil {
+		c.mu.Lock()
+		c.open--
+		c.mu.Unlock()
+		return err
+	}
+	return nil
+}
+
+// Cwd caches a hint: an empty cache means "compute it", and the value
+// computed is a plain string; racing callers store the same thing. Silent.
+type Cwd struct {
+	mu  sync.Mutex
+	dir string
+}
+
+func (c *Cwd) Get(compute func() string, valid func(string) bool) string {
+	c.mu.Lock()
+	dir := c.dir
+	c.mu.Unlock()
+	if len(dir) > 0 && valid(dir) {
+		return dir
+	}
+	dir = compute()
+	c.mu.Lock()
+	c.dir = dir
+	c.mu.Unlock()
+	return dir
+}

@@ -131,7 +131,7 @@ func itoa(v int64) string {
 
 // Breaker trips on a decision computed in a write section and acted on in
 // the next one: a success in between resets the count, and the breaker
-// opens anyway.
+// opens anyway (and wipes the count the success left).
 type Breaker struct {
 	mu        sync.Mutex
 	failures  int
@@ -149,6 +149,7 @@ func (b *Breaker) Fail(now time.Time) {
 		b.mu.Lock() // want `b.mu is locked again after the section that checked: the write is decided by trip`
 		b.open = true
 		b.openedAt = now
+		b.failures = 0
 		b.mu.Unlock()
 	}
 }

@@ -55,16 +55,23 @@ func run(pass *analysis.Pass) (any, error) {
 		res:        res,
 	}
 	usesSync, locks := syncUse(pass.TypesInfo)
-	if !usesSync && !e.factsInUse() {
+	callsLockers := !locks && e.factsInUse()
+	if !usesSync && !callsLockers {
 		return res, nil
 	}
 	pkg := buildSSA(pass)
 	res.Pkg = pkg
 	e.pkg = pkg
-	if !locks && !e.factsInUse() {
+	if !locks && !callsLockers {
 		return res, nil
 	}
-	funcs := packageFunctions(pass, pkg)
+	e.analyse(packageFunctions(pass, pkg))
+	return res, nil
+}
+
+// analyse runs the engine over the functions of e.pkg.
+func (e *engine) analyse(funcs []*ssa.Function) {
+	res := e.res
 	e.noteMutations(funcs)
 	for _, fn := range funcs {
 		if e.worthAnalysing(fn) {
@@ -75,7 +82,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool { return e.onlyCalledLocked(g.Fn) })
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
-	return res, nil
 }
 
 type engine struct {
@@ -233,7 +239,7 @@ func (e *engine) external(f *ssa.Function) bool {
 		return false // wrappers shift parameters; their summaries do not apply
 	}
 	obj, ok := f.Object().(*types.Func)
-	return ok && obj.Pkg() != nil && obj.Pkg() != e.pass.Pkg
+	return ok && e.pass != nil && obj.Pkg() != nil && obj.Pkg() != e.pass.Pkg
 }
 
 // helperSummary returns the summary and argument binding of a call of a
@@ -261,7 +267,7 @@ func (e *engine) helperSummary(caller *ssa.Function, call ssa.CallInstruction) (
 // declared, exported function or method.
 func (e *engine) exportFact(fn *ssa.Function, s *summary) {
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || !obj.Exported() || fn.Synthetic != "" || fn.Parent() != nil {
+	if !ok || !obj.Exported() || fn.Synthetic != "" || fn.Parent() != nil || e.pass == nil {
 		return
 	}
 	f := s.toFact()
@@ -463,7 +469,7 @@ func (fs *funcState) unlockedGuards(w *writeSite, wb map[*ssa.BasicBlock][]int) 
 			if subj, missing, ok := existenceTest(cond); ok && fs.taint[subj].has(ri) {
 				g.existence = true
 				g.writeOnMissing = d.succ == missing
-				g.missingCreates = fs.sideWrites(d.block.Succs[missing], w.loc, wb)
+				g.missingCreates = fs.sideWrites(branch{d.block, missing}, w.loc, wb)
 			}
 			out = append(out, g)
 		})

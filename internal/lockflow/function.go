@@ -73,7 +73,12 @@ type funcState struct {
 	releases map[int][]token.Pos // acquire index -> positions of the releases closing it
 
 	inputLabel map[ssa.Value]int // parameters and free variables -> their pseudo read site
-	lockedFunc bool              // the function takes locks itself
+
+	// Indexes for the gap search (see index).
+	readsIn, writesIn map[int][]int
+	decisionsOf       map[int][]staleDecision
+	direct            map[ssa.Value][]int // directReads, memoised
+	lockedFunc        bool                // the function takes locks itself
 }
 
 // analyzeFunction runs the held-lock flow, collects read and write sites

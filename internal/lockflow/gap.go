@@ -78,6 +78,7 @@ func (fs *funcState) findGaps() []*Gap {
 		writesByBlock[w.instr.Block()] = append(writesByBlock[w.instr.Block()], i)
 	}
 	decisions := fs.staleDecisions(writesByBlock)
+	fs.index(decisions)
 
 	for wi := range fs.writes {
 		w := &fs.writes[wi]
@@ -124,6 +125,9 @@ func (fs *funcState) findGaps() []*Gap {
 			// A write that is not fed by the stale read, but whose own
 			// re-check gives up when the entry is gone, after A decided
 			// the entry exists (and would have created it otherwise).
+			if !fs.mayBeDropped(w) {
+				continue
+			}
 			for _, d := range decisions {
 				r := &fs.reads[d.read]
 				a, ok := r.held.lookup(h.key)
@@ -155,11 +159,8 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	// decide, by control, is such a move; an unconditional one (a counter
 	// bumped) is not.
 	if a.mode == Write {
-		for i := range fs.writes {
+		for _, i := range fs.inSection(fs.writesIn, a, h.key, func(i int) lockState { return fs.writes[i].held }) {
 			w2 := &fs.writes[i]
-			if !sameSection(w2.held, r.held, h.key) {
-				continue
-			}
 			// Taking the value and leaving something else behind.
 			if w2.loc.overlaps(r.loc) && w2.stored != nil && !fs.taint[w2.stored].has(ri) && fs.before(r.instr, w2.instr) {
 				return nil
@@ -170,10 +171,8 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		}
 	}
 	var aLocs []Path
-	for _, r2 := range fs.reads {
-		if sameSection(r2.held, r.held, h.key) {
-			aLocs = append(aLocs, r2.loc)
-		}
+	for _, i := range fs.inSection(fs.readsIn, a, h.key, func(i int) lockState { return fs.reads[i].held }) {
+		aLocs = append(aLocs, fs.reads[i].loc)
 	}
 	// A re-check reads again a location A read: the same location, not
 	// something inside it (checking an entry's fields does not re-decide
@@ -182,10 +181,8 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		return slices.ContainsFunc(aLocs, func(q Path) bool { return p.key() == q.key() })
 	}
 	staleCreates := false
-	for _, d := range decisions {
-		if d.read == ri && d.creates {
-			staleCreates = true
-		}
+	for _, d := range fs.decisionsOf[ri] {
+		staleCreates = staleCreates || d.creates
 	}
 	guards := fs.inlineGuards(w, h.key, rereadsA, writesByBlock, r.loc)
 	for _, g := range w.guards {
@@ -218,8 +215,8 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		g.Kind = LostUpdate
 	default:
 		lazy := false
-		for _, d := range decisions {
-			if d.read == ri && fs.dependsOn(w.instr.Block(), branch{d.block, d.missing}) {
+		for _, d := range fs.decisionsOf[ri] {
+			if fs.dependsOn(w.instr.Block(), branch{d.block, d.missing}) {
 				lazy = true
 			}
 		}
@@ -286,7 +283,7 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 			if subj, missing, ok := existenceTest(cond); ok && fs.taint[subj].has(ri) {
 				g.existence = true
 				g.writeOnMissing = d.succ == missing
-				g.missingCreates = fs.sideWrites(d.block.Succs[missing], staleLoc, writesByBlock)
+				g.missingCreates = fs.sideWrites(branch{d.block, missing}, staleLoc, writesByBlock)
 			}
 			out = append(out, g)
 		})
@@ -311,7 +308,7 @@ func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []s
 				return
 			}
 			out = append(out, staleDecision{read: ri, block: b, missing: missing,
-				creates: fs.sideWrites(b.Succs[missing], fs.reads[ri].loc, writesByBlock)})
+				creates: fs.sideWrites(branch{b, missing}, fs.reads[ri].loc, writesByBlock)})
 		})
 	}
 	return out
@@ -344,20 +341,32 @@ func (fs *funcState) dependsOn(b *ssa.BasicBlock, want branch) bool {
 	return found
 }
 
-// sideWrites reports whether some path from start writes a location
-// overlapping loc.
-func (fs *funcState) sideWrites(start *ssa.BasicBlock, loc Path, writesByBlock map[*ssa.BasicBlock][]int) bool {
-	found := false
-	fs.walkFrom(start, func(b *ssa.BasicBlock) bool {
+// sideWrites reports whether the code that branch br decides (the blocks
+// control dependent on it, transitively: up to where both sides join)
+// writes a location overlapping loc. Code after the join runs either way
+// and does not count.
+func (fs *funcState) sideWrites(br branch, loc Path, writesByBlock map[*ssa.BasicBlock][]int) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	work := slices.Clone(fs.cd.dependents[br])
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
 		for _, wi := range writesByBlock[b] {
 			if fs.writes[wi].loc.overlaps(loc) {
-				found = true
-				return false
+				return true
 			}
 		}
-		return true
-	})
-	return found
+		for i := range b.Succs {
+			if len(b.Succs) > 1 {
+				work = append(work, fs.cd.dependents[branch{b, i}]...)
+			}
+		}
+	}
+	return false
 }
 
 func (fs *funcState) reachable(from, to *ssa.BasicBlock) bool {
@@ -537,6 +546,24 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 // comma-ok extraction, but not through loads. A loop over an entry's
 // fields tests those fields, not the entry.
 func (fs *funcState) directReads(v ssa.Value, f func(ri int)) {
+	if rs, ok := fs.direct[v]; ok {
+		for _, r := range rs {
+			f(r)
+		}
+		return
+	}
+	var rs []int
+	fs.directReadsOf(v, func(r int) { rs = append(rs, r) })
+	if fs.direct == nil {
+		fs.direct = make(map[ssa.Value][]int)
+	}
+	fs.direct[v] = rs
+	for _, r := range rs {
+		f(r)
+	}
+}
+
+func (fs *funcState) directReadsOf(v ssa.Value, f func(ri int)) {
 	var walk func(v ssa.Value, depth int)
 	walk = func(v ssa.Value, depth int) {
 		if depth > 8 || v == nil {
@@ -818,4 +845,79 @@ func (fs *funcState) before(a, b ssa.Instruction) bool {
 		return false
 	}
 	return fs.reachable(ab, bb)
+}
+
+// index builds the lookups findGaps needs per write, so that the search
+// stays close to linear in the function's size: the reads and writes of
+// each section (by opener), and the stale decisions of each read.
+func (fs *funcState) index(decisions []staleDecision) {
+	fs.readsIn = make(map[int][]int)
+	fs.writesIn = make(map[int][]int)
+	fs.decisionsOf = make(map[int][]staleDecision)
+	for i, r := range fs.reads {
+		for _, h := range r.held {
+			for _, o := range h.openers {
+				fs.readsIn[o] = append(fs.readsIn[o], i)
+			}
+		}
+	}
+	for i, w := range fs.writes {
+		for _, h := range w.held {
+			for _, o := range h.openers {
+				fs.writesIn[o] = append(fs.writesIn[o], i)
+			}
+		}
+	}
+	for _, d := range decisions {
+		fs.decisionsOf[d.read] = append(fs.decisionsOf[d.read], d)
+	}
+}
+
+// inSection lists the members of an index that hold lock k in the section
+// a denotes.
+func (fs *funcState) inSection(idx map[int][]int, a heldLock, k pathKey, held func(int) lockState) []int {
+	if len(a.openers) == 1 {
+		out := idx[a.openers[0]][:0:0]
+		for _, i := range idx[a.openers[0]] {
+			if h, ok := held(i).lookup(k); ok && intersects(h.openers, a.openers) {
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	seen := map[int]bool{}
+	var out []int
+	for _, o := range a.openers {
+		for _, i := range idx[o] {
+			if seen[i] {
+				continue
+			}
+			seen[i] = true
+			if h, ok := held(i).lookup(k); ok && intersects(h.openers, a.openers) {
+				out = append(out, i)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mayBeDropped reports whether w could be guarded by a re-check that gives
+// up when an entry is missing: a helper's existence guard with the write
+// on the present side, or such a branch here.
+func (fs *funcState) mayBeDropped(w *writeSite) bool {
+	for _, g := range w.guards {
+		if g.existence && !g.writeOnMissing && !g.missingCreates {
+			return true
+		}
+	}
+	found := false
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		if c := ifCond(d.block); c != nil && !found {
+			if _, missing, ok := existenceTest(c); ok && d.succ != missing {
+				found = true
+			}
+		}
+	})
+	return found
 }

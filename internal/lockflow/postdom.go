@@ -6,7 +6,8 @@ import "golang.org/x/tools/go/ssa"
 // dependent on (Ferrante et al.): block b depends on edge (c, i) when b
 // post-dominates c's i-th successor but not c itself.
 type controlDeps struct {
-	deps [][]branch // indexed by block index
+	deps       [][]branch                   // indexed by block index
+	dependents map[branch][]*ssa.BasicBlock // the inverse: blocks directly dependent on a branch
 }
 
 // branch is one outgoing edge of a block ending in *ssa.If.
@@ -127,7 +128,7 @@ func computeControlDeps(fn *ssa.Function) *controlDeps {
 			ipdom[v] = exit
 		}
 	}
-	cd := &controlDeps{deps: make([][]branch, n)}
+	cd := &controlDeps{deps: make([][]branch, n), dependents: make(map[branch][]*ssa.BasicBlock)}
 	for _, c := range fn.Blocks {
 		if len(c.Succs) < 2 {
 			continue
@@ -135,6 +136,7 @@ func computeControlDeps(fn *ssa.Function) *controlDeps {
 		for i, s := range c.Succs {
 			for r := s.Index; r != ipdom[c.Index] && r != exit; r = ipdom[r] {
 				cd.deps[r] = append(cd.deps[r], branch{c, i})
+				cd.dependents[branch{c, i}] = append(cd.dependents[branch{c, i}], fn.Blocks[r])
 				if ipdom[r] == r {
 					break
 				}

@@ -31,6 +31,11 @@ const (
 // the driver keeps those of the packages asked for.
 const allFlag = "lockgap.all"
 
+// nonceFlag changes nothing but the go command's cache keys: the
+// benchmark sets LOCKGAP_BENCH_NONCE to measure cold runs without
+// discarding compiled dependencies.
+const nonceFlag = "lockgap.nonce"
+
 func mode(args []string) runMode {
 	for _, a := range args {
 		switch {
@@ -50,6 +55,7 @@ func mode(args []string) runMode {
 // multichecker parses, so that go vet (which asks -flags) passes them on.
 func registerDriverFlags() {
 	flag.Bool(allFlag, false, "report on dependencies too (set by lockgap's own driver; do not use)")
+	flag.String(nonceFlag, "", "ignored; a new value gives new go vet cache keys (for cold benchmarks)")
 	flag.Bool("checker", false, "analyse in-process with the x/tools checker instead of through go vet")
 }
 
@@ -171,6 +177,9 @@ func drive(args []string) int {
 		return 1
 	}
 	vet := []string{"vet", "-vettool=" + self, "-" + allFlag, "-json"}
+	if nonce := os.Getenv("LOCKGAP_BENCH_NONCE"); nonce != "" {
+		vet = append(vet, "-"+nonceFlag+"="+nonce)
+	}
 	cmd := exec.Command("go", append(append(vet, o.passFlags...), o.patterns...)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

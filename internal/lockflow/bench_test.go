@@ -68,14 +68,7 @@ func buildBig(tb testing.TB, n int) *ssa.Package {
 
 func analyseBig(pkg *ssa.Package) *Result {
 	res := &Result{Pkg: pkg}
-	e := &engine{
-		pkg:        pkg,
-		summaries:  make(map[*ssa.Function]*summary),
-		inProgress: make(map[*ssa.Function]bool),
-		locking:    make(map[*ssa.Function]bool),
-		imported:   make(map[*types.Func]*summary),
-		res:        res,
-	}
+	e := newEngine(nil, pkg, res)
 	var funcs []*ssa.Function
 	for fn := range ssautil.AllFunctions(pkg.Prog) {
 		if fn.Pkg == pkg && fn.Synthetic == "" {

@@ -46,20 +46,13 @@ type Crash struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
-	e := &engine{
-		pass:       pass,
-		summaries:  make(map[*ssa.Function]*summary),
-		inProgress: make(map[*ssa.Function]bool),
-		locking:    make(map[*ssa.Function]bool),
-		imported:   make(map[*types.Func]*summary),
-		res:        res,
-	}
+	e := newEngine(pass, nil, res)
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
 	if !usesSync && !callsLockers {
 		return res, nil
 	}
-	pkg := buildSSA(pass)
+	pkg := BuildSSA(pass)
 	res.Pkg = pkg
 	e.pkg = pkg
 	if !locks && !callsLockers {
@@ -84,13 +77,27 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 }
 
+func newEngine(pass *analysis.Pass, pkg *ssa.Package, res *Result) *engine {
+	return &engine{
+		pass:       pass,
+		pkg:        pkg,
+		summaries:  make(map[*ssa.Function]*summary),
+		inProgress: make(map[*ssa.Function]bool),
+		locking:    make(map[*ssa.Function]bool),
+		locking2:   make(map[*ssa.Function]bool),
+		imported:   make(map[*types.Func]*summary),
+		res:        res,
+	}
+}
+
 type engine struct {
 	pass       *analysis.Pass
 	imported   map[*types.Func]*summary
 	pkg        *ssa.Package
 	summaries  map[*ssa.Function]*summary
 	inProgress map[*ssa.Function]bool
-	locking    map[*ssa.Function]bool
+	locking    map[*ssa.Function]bool // direct lock calls
+	locking2   map[*ssa.Function]bool // lock calls, direct or through callees
 	res        *Result
 
 	// mutated holds the struct fields of this package that some function
@@ -209,23 +216,43 @@ func (e *engine) hasLockCalls(fn *ssa.Function) bool {
 // worthAnalysing: fn locks, or calls a function that does (of this
 // package, or of another whose summary says so).
 func (e *engine) worthAnalysing(fn *ssa.Function) bool {
-	if e.hasLockCalls(fn) {
-		return true
+	return e.locks(fn)
+}
+
+// locks reports whether fn takes a lock, itself or through the functions
+// it calls (transitively within the package; through facts beyond it).
+// Cycles count as not locking until proven otherwise.
+func (e *engine) locks(fn *ssa.Function) bool {
+	if v, ok := e.locking2[fn]; ok {
+		return v
 	}
+	e.locking2[fn] = false
+	v := e.hasLockCalls(fn)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			c, ok := instr.(ssa.CallInstruction)
-			if !ok {
-				continue
+			if v {
+				break
 			}
-			if callee, _ := calleeOf(e.pkg, c); callee != nil && callee != fn && e.hasLockCalls(callee) {
-				return true
+			if c, ok := instr.(ssa.CallInstruction); ok && e.locksTransitively(fn, c) {
+				v = true
 			}
-			if f := c.Common().StaticCallee(); f != nil && e.external(f) {
-				if s := e.importedSummary(f); s != nil && len(s.acquires) > 0 {
-					return true
-				}
-			}
+		}
+	}
+	e.locking2[fn] = v
+	return v
+}
+
+// locksTransitively reports whether the call may take a lock.
+func (e *engine) locksTransitively(caller *ssa.Function, c ssa.CallInstruction) bool {
+	if callee, _ := calleeOf(e.pkg, c); callee != nil {
+		return callee != caller && e.locks(callee)
+	}
+	if c.Common().IsInvoke() {
+		return false
+	}
+	if f := c.Common().StaticCallee(); f != nil && e.external(f) {
+		if s := e.importedSummary(f); s != nil && len(s.acquires) > 0 {
+			return true
 		}
 	}
 	return false
@@ -405,7 +432,7 @@ func (fs *funcState) summarize() *summary {
 				rw.guards = append(rw.guards, rg)
 			}
 		}
-		s.writes = append(s.writes, rw)
+		s.addWrite(rw)
 	}
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
@@ -477,9 +504,9 @@ func (fs *funcState) unlockedGuards(w *writeSite, wb map[*ssa.BasicBlock][]int) 
 	return out
 }
 
-// buildSSA builds SSA for the package being analysed, with its imports
+// BuildSSA builds SSA for the package being analysed, with its imports
 // known from types only.
-func buildSSA(pass *analysis.Pass) *ssa.Package {
+func BuildSSA(pass *analysis.Pass) *ssa.Package {
 	prog := ssa.NewProgram(pass.Fset, ssa.BuilderMode(0))
 	for _, p := range pass.Pkg.Imports() {
 		prog.CreatePackage(p, nil, nil, true)

@@ -109,6 +109,12 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				}
 				continue
 			}
+			// Only callees that take locks shape this function's sections;
+			// the others matter only where a lock is held at the call,
+			// and are summarised below, once the held locks are known.
+			if !e.locksTransitively(fn, call) {
+				continue
+			}
 			cs, sum := e.helperSummary(fn, call)
 			if sum.empty() {
 				continue
@@ -217,6 +223,12 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					e.callsLocked[callee]++
 				}
 				h, ok := helpers[instr]
+				if !ok && len(s) > 0 {
+					// A helper called with a lock held writes under it.
+					if cs, sum := e.helperSummary(fn, x); !sum.empty() {
+						h, ok = helperCall{cs, sum}, true
+					}
+				}
 				if !ok {
 					break
 				}

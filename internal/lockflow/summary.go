@@ -1,6 +1,8 @@
 package lockflow
 
 import (
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -152,4 +154,35 @@ func calleeOf(pkg *ssa.Package, call ssa.CallInstruction) (*ssa.Function, *callS
 		return fn, cs
 	}
 	return nil, nil
+}
+
+// maxWrites bounds the writes a summary keeps, so summaries stay small as
+// they are composed up the call graph.
+const maxWrites = 32
+
+// addWrite merges w into the summary: writes of one location under one
+// lock become one, with their guards and data sources joined.
+func (s *summary) addWrite(w relWrite) {
+	for i := range s.writes {
+		x := &s.writes[i]
+		if x.loc != w.loc || (x.lock == nil) != (w.lock == nil) || (x.lock != nil && *x.lock != *w.lock) || x.kind != w.kind {
+			continue
+		}
+		for _, g := range w.guards {
+			if len(x.guards) < maxGuards && !slices.Contains(x.guards, g) {
+				x.guards = append(x.guards, g)
+			}
+		}
+		for _, p := range w.dataFrom {
+			if !slices.Contains(x.dataFrom, p) {
+				x.dataFrom = append(x.dataFrom, p)
+			}
+		}
+		x.collection = x.collection || w.collection
+		x.removal = x.removal && w.removal
+		return
+	}
+	if len(s.writes) < maxWrites {
+		s.writes = append(s.writes, w)
+	}
 }

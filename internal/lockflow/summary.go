@@ -165,7 +165,8 @@ const maxWrites = 32
 func (s *summary) addWrite(w relWrite) {
 	for i := range s.writes {
 		x := &s.writes[i]
-		if x.loc != w.loc || (x.lock == nil) != (w.lock == nil) || (x.lock != nil && *x.lock != *w.lock) || x.kind != w.kind {
+		if x.loc != w.loc || (x.lock == nil) != (w.lock == nil) || (x.lock != nil && *x.lock != *w.lock) ||
+			x.kind != w.kind || x.removal != w.removal || x.collection != w.collection {
 			continue
 		}
 		for _, g := range w.guards {
@@ -178,8 +179,6 @@ func (s *summary) addWrite(w relWrite) {
 				x.dataFrom = append(x.dataFrom, p)
 			}
 		}
-		x.collection = x.collection || w.collection
-		x.removal = x.removal && w.removal
 		return
 	}
 	if len(s.writes) < maxWrites {

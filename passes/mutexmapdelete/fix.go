@@ -136,6 +136,12 @@ func (r *reporter) lineSpan(n ast.Node) (pos, end token.Pos) {
 	for le < len(content) && (content[le] == ' ' || content[le] == '\t') {
 		le++
 	}
+	if le+1 < len(content) && content[le] == '/' && content[le+1] == '/' {
+		// A line comment describing the removed statement goes with it.
+		for le < len(content) && content[le] != '\n' {
+			le++
+		}
+	}
 	if (ls == 0 || content[ls-1] == '\n') && (le == len(content) || content[le] == '\n') {
 		if le < len(content) {
 			le++

@@ -33,6 +33,7 @@ func TestFixes(t *testing.T) {
 // a fix must compile and must not be reported again.
 func TestFixedIsClean(t *testing.T) {
 	dir := t.TempDir()
+	copyPackage(t, dir, "mutexmaptypes")
 	for _, pkg := range []string{"mutexmapfix", "mutexmapkeyfix"} {
 		golden, err := filepath.Glob(filepath.Join(testdata(), "src", pkg, "*.golden"))
 		if err != nil || len(golden) == 0 {
@@ -54,5 +55,27 @@ func TestFixedIsClean(t *testing.T) {
 			}
 		}
 		analysistest.Run(t, dir, mutexmapdelete.Analyzer, pkg)
+	}
+}
+
+// copyPackage copies a fixture package the fixed files import.
+func copyPackage(t *testing.T, dir, pkg string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(testdata(), "src", pkg, "*.go"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files for %s", pkg)
+	}
+	out := filepath.Join(dir, "src", pkg)
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(out, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

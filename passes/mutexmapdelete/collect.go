@@ -28,11 +28,16 @@ type mapInfo struct {
 
 	storedAt []token.Pos // where lock values are put in
 	lockedAt []token.Pos // where locks taken from the map are locked
+
+	// lockedByUser: an entry's mutex is locked by code other than the
+	// entry type's own methods, as a keyed lock's users do (an object
+	// that locks itself in its methods is guarding its own fields).
+	lockedByUser bool
 }
 
 // holdsLocks reports whether the map is a map of per-key locks.
 func (mi *mapInfo) holdsLocks() bool {
-	return mi.mutex || (mi.entry && len(mi.lockedAt) > 0)
+	return mi.mutex || (mi.entry && mi.lockedByUser)
 }
 
 type analysis struct {
@@ -379,6 +384,9 @@ func (a *analysis) noteLocks() {
 					lockedIDs[id] = true
 					if mi := a.maps[id]; mi != nil {
 						mi.lockedAt = append(mi.lockedAt, call.Common().Pos())
+						if !ownMethod(fn, call.Common().Args[0]) {
+							mi.lockedByUser = true
+						}
 						// A mutex asserted out of a sync.Map makes it a
 						// mutex map even when the stores are out of view.
 						if isMutexPtr(call.Common().Args[0].Type()) && mi.syncMap {
@@ -409,6 +417,23 @@ func (a *analysis) noteLocks() {
 			}
 		}
 	}
+}
+
+// ownMethod reports whether the lock operand is a field of the receiver
+// of the method (or a closure in it) where it is locked.
+func ownMethod(fn *ssa.Function, lock ssa.Value) bool {
+	fa, ok := lock.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	return types.Identical(recv.Type(), fa.X.Type())
 }
 
 // inLoop reports whether b can reach itself.

@@ -59,6 +59,10 @@ func run(pass *goanalysis.Pass) (_ any, err error) {
 	a.d.run()
 	a.noteLocks()
 
+	for _, mi := range a.order {
+		debugf("map %s %s: sync=%v sites=%d locks=%v keys=%v unknownKey=%v escaped=%v",
+			pass.Fset.Position(mi.id.Pos()), mi.id.Name(), mi.syncMap, len(mi.sites), mi.holdsLocks(), mi.storedKeys, mi.unknownKey, mi.escaped)
+	}
 	r := &reporter{pass: pass, src: lockflow.NewSource(pass), a: a, held: make(map[*ssa.Function]*lockflow.HeldLocks)}
 	for _, mi := range a.order {
 		if mi.holdsLocks() {
@@ -103,7 +107,6 @@ func (r *reporter) removal(mi *mapInfo, s *site) {
 	default:
 		return
 	}
-	debugf("removal %v in %s: verified=%v held=%v", s.kind, s.fn, r.a.verifiers[mi.id], r.heldDuring(mi, s))
 	if r.refcounted(mi, s) || (r.a.verifiers[mi.id] && r.heldDuring(mi, s)) {
 		return
 	}

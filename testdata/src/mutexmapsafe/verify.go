@@ -121,3 +121,33 @@ func (r *Results) Get(id uint32) ([]byte, bool) {
 func (r *Results) Evict(id uint32) { r.m.Delete(id) }
 
 func (r *Results) Reset() { r.m.Clear() }
+
+// loadData guards its own sums: it locks itself in its methods. A map of
+// them is a map of objects, and dropping one after a report is ordinary
+// (the shape of a load-reporting store).
+type loadData struct {
+	mu    sync.Mutex
+	sum   float64
+	count uint64
+}
+
+func (l *loadData) add(v float64) {
+	l.mu.Lock()
+	l.sum += v
+	l.count++
+	l.mu.Unlock()
+}
+
+type Loads struct {
+	byName sync.Map // string -> *loadData
+}
+
+func (ls *Loads) Add(name string, v float64) {
+	d, ok := ls.byName.Load(name)
+	if !ok {
+		d, _ = ls.byName.LoadOrStore(name, &loadData{})
+	}
+	d.(*loadData).add(v)
+}
+
+func (ls *Loads) Drop(name string) { ls.byName.Delete(name) }

@@ -430,10 +430,25 @@ func ownMethod(fn *ssa.Function, lock ssa.Value) bool {
 		fn = fn.Parent()
 	}
 	recv := fn.Signature.Recv()
-	if recv == nil {
+	if recv == nil || !types.Identical(recv.Type(), fa.X.Type()) {
 		return false
 	}
-	return types.Identical(recv.Type(), fa.X.Type())
+	// A method that takes the lock and returns holding it is the entry's
+	// Lock method: its callers are the users.
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if _, acquire, ok := lockflow.LockCall(call.Common()); ok && !acquire {
+				if f, ok := call.Common().Args[0].(*ssa.FieldAddr); ok && f.Field == fa.Field {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // inLoop reports whether b can reach itself.

@@ -98,6 +98,9 @@ func (r *reporter) heldAt(s *site) []lockflow.Path {
 // removal reports s if it takes a lock out of mi (or puts a fresh one in
 // place of one) without proof that no one holds or waits on it.
 func (r *reporter) removal(mi *mapInfo, s *site) {
+	if fresh(s) {
+		return
+	}
 	switch {
 	case s.kind.removes():
 	case s.kind.replaces():
@@ -149,10 +152,8 @@ func (r *reporter) removal(mi *mapInfo, s *site) {
 // same function looked the key up first (check, then store). A Store that
 // re-stores a value taken from the map replaces nothing.
 func (r *reporter) replacing(mi *mapInfo, s *site) bool {
-	if s.val != nil && r.a.d.has(unwrapIface(s.val), mi.id) {
-		if _, fresh := unwrapIface(s.val).(*ssa.Alloc); !fresh {
-			return false
-		}
+	if s.val != nil && r.fromRead(unwrapIface(s.val), mi, map[ssa.Value]bool{}) {
+		return false
 	}
 	if s.kind == opSwap || s.kind == opCompareAndSwap || mi.loadOrStore {
 		return true
@@ -163,6 +164,62 @@ func (r *reporter) replacing(mi *mapInfo, s *site) bool {
 		}
 	}
 	return false
+}
+
+// fromRead reports whether v is a value read from mi (by Load,
+// LoadOrStore, a lookup), through assertions, conversions and phis.
+func (r *reporter) fromRead(v ssa.Value, mi *mapInfo, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	switch x := v.(type) {
+	case *ssa.TypeAssert:
+		return r.fromRead(x.X, mi, seen)
+	case *ssa.MakeInterface:
+		return r.fromRead(x.X, mi, seen)
+	case *ssa.ChangeType:
+		return r.fromRead(x.X, mi, seen)
+	case *ssa.ChangeInterface:
+		return r.fromRead(x.X, mi, seen)
+	case *ssa.Extract:
+		return r.fromRead(x.Tuple, mi, seen)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if r.fromRead(e, mi, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, o := range mi.sites {
+		if o.result != nil && o.result == v {
+			return true
+		}
+	}
+	return false
+}
+
+// fresh reports whether the map operated on at s belongs to a value s's
+// function has just allocated (a constructor filling its new object).
+func fresh(s *site) bool {
+	v := s.recv
+	if v == nil {
+		return false
+	}
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.Alloc:
+			return x.Parent() == s.fn
+		}
+		return false
+	}
 }
 
 // refcounted reports whether s runs while a lock other than a map entry's

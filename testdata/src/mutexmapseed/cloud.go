@@ -117,3 +117,34 @@ func (s *StoredAsString) Reconcile(svc *mutexmaptypes.Service, work func()) {
 	defer unlock()
 	work()
 }
+
+// Reset replaces a node's mutex with a fresh one, "in case it is stuck":
+// the holder of the old one and the next caller of Lock both proceed.
+func (n *NodeLocks) Reset(name string) {
+	n.locks.Swap(name, new(sync.Mutex)) // want `per-key mutex in n.locks replaced by Swap`
+}
+
+// Reinstall puts back the mutex it found (replacing nothing), and
+// Restore stores a fresh one only when it looked and found none: the
+// check and the store are two steps, so another caller's LoadOrStore can
+// come in between and be replaced.
+func (n *NodeLocks) Reinstall(name string) {
+	if v, ok := n.locks.Load(name); ok {
+		n.locks.Store(name, v)
+	}
+}
+
+func (n *NodeLocks) Restore(name string) {
+	if _, ok := n.locks.Load(name); !ok {
+		n.locks.Store(name, new(sync.Mutex)) // want `per-key mutex in n.locks replaced by Store`
+	}
+}
+
+// NewNodeLocks fills the map of a value no one else can see yet.
+func NewNodeLocks(names []string) *NodeLocks {
+	n := &NodeLocks{}
+	for _, name := range names {
+		n.locks.Store(name, new(sync.Mutex))
+	}
+	return n
+}

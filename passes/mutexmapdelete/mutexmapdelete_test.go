@@ -22,7 +22,7 @@ func testdata() string {
 
 func TestMutexMapDelete(t *testing.T) {
 	analysistest.Run(t, testdata(), mutexmapdelete.Analyzer,
-		"mutexmapseed", "mutexmapplain", "mutexmapsafe", "mutexmapkeys", "mutexmapwrap")
+		"mutexmapseed", "mutexmapplain", "mutexmapsafe", "mutexmapkeys", "mutexmapwrap", "mutexmapgeneric")
 }
 
 func TestFixes(t *testing.T) {

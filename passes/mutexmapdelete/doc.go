@@ -55,6 +55,8 @@
 // or package variable holding them, so stores, locks and removals in
 // different functions of a package are joined; thin wrappers around a
 // sync.Map defined in the package count as the operation they forward.
+// A map filled in one package and emptied in another is not followed
+// (no facts cross packages yet).
 // Removals are Delete, LoadAndDelete, CompareAndDelete, Clear, delete and
 // clear; Swap, CompareAndSwap and Store replace a lock when the map is
 // also filled by LoadOrStore or the Store follows a lookup.

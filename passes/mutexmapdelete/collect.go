@@ -470,8 +470,12 @@ func inLoop(b *ssa.BasicBlock) bool {
 	return false
 }
 
+// debugEnabled (MUTEXMAPDELETE_DEBUG set) lists every map with an
+// identity and what the pass concluded about it, on standard error.
+var debugEnabled = os.Getenv("MUTEXMAPDELETE_DEBUG") != ""
+
 func debugf(format string, args ...any) {
-	if os.Getenv("MMD_DEBUG") != "" {
+	if debugEnabled {
 		fmt.Fprintf(os.Stderr, format+"\n", args...)
 	}
 }

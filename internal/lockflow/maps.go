@@ -1,0 +1,82 @@
+package lockflow
+
+import (
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// This file exposes the parts of the engine that passes working on maps of
+// locks (mutexmapdelete) need: the package's functions, which calls take
+// or release a lock, and which locks are held at an instruction.
+
+// Functions lists every function of pkg with a body, including function
+// literals in package-level var initialisers.
+func Functions(pass *analysis.Pass, pkg *ssa.Package) []*ssa.Function {
+	if pkg == nil {
+		return nil
+	}
+	return packageFunctions(pass, pkg)
+}
+
+// LockCall classifies a direct call of a sync.Mutex or sync.RWMutex lock
+// method: the lock's access path, and whether it acquires (Lock, RLock)
+// or releases (Unlock, RUnlock).
+func LockCall(c *ssa.CallCommon) (lock Path, acquire bool, ok bool) {
+	op, ok := syncLockOp(c)
+	if !ok {
+		return Path{}, false, false
+	}
+	return op.path, op.kind == opAcquire, true
+}
+
+// HeldLocks answers which locks are held on every path to an instruction
+// of one function, from its direct Lock and Unlock calls (a deferred
+// Unlock keeps the lock held to the end of the function).
+type HeldLocks struct {
+	flow *lockFlow
+}
+
+// NewHeldLocks runs the held-lock flow of fn.
+func NewHeldLocks(fn *ssa.Function) *HeldLocks {
+	ops := make(map[ssa.Instruction]lockOp)
+	var acqs []acquire
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			if op, ok := syncLockOp(call.Common()); ok {
+				ops[instr] = op
+				if op.kind == opAcquire {
+					acqs = append(acqs, acquire{instr: instr, path: op.path, mode: op.mode})
+				}
+			}
+		}
+	}
+	return &HeldLocks{flow: computeHeld(fn, ops, acqs)}
+}
+
+// At returns the locks held just before instr, or nil when its block is
+// unreachable.
+func (h *HeldLocks) At(instr ssa.Instruction) []Path {
+	b := instr.Block()
+	if b == nil {
+		return nil
+	}
+	s, ok := h.flow.entry[b]
+	if !ok {
+		return nil
+	}
+	for _, in := range b.Instrs {
+		if in == instr {
+			break
+		}
+		s = h.flow.step(s, in)
+	}
+	out := make([]Path, 0, len(s))
+	for _, l := range s {
+		out = append(out, l.path)
+	}
+	return out
+}

@@ -1,0 +1,427 @@
+package mutexmapdelete
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"runtime/debug"
+	"strings"
+
+	goanalysis "golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/lockgap/lockgap/internal/lockflow"
+)
+
+//go:embed doc.go
+var doc string
+
+var Analyzer = &goanalysis.Analyzer{
+	Name:     "mutexmapdelete",
+	Doc:      lockflow.PassDoc(doc),
+	URL:      "https://pkg.go.dev/github.com/lockgap/lockgap/passes/mutexmapdelete",
+	Requires: []*goanalysis.Analyzer{lockflow.Analyzer},
+	Run:      run,
+}
+
+func run(pass *goanalysis.Pass) (_ any, err error) {
+	res, ok := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
+	if !ok || res.Pkg == nil {
+		return nil, nil
+	}
+	defer func() {
+		if r := recover(); r != nil && len(pass.Files) > 0 {
+			pass.Reportf(pass.Files[0].Package, "internal error in mutexmapdelete (please report): %v\n%s",
+				r, lockflow.FirstLine(string(debug.Stack())))
+		}
+	}()
+	a := &analysis{
+		pkg:       res.Pkg,
+		funcs:     lockflow.Functions(pass, res.Pkg),
+		maps:      make(map[types.Object]*mapInfo),
+		wrappers:  make(map[*ssa.Function]wrapperOp),
+		callers:   make(map[*ssa.Function][]ssa.CallInstruction),
+		verifiers: make(map[types.Object]bool),
+		unlocks:   make(map[*ssa.Function][]ssa.CallInstruction),
+	}
+	a.findWrappers()
+	a.collect()
+	if len(a.order) == 0 {
+		return nil, nil
+	}
+	a.noteEscapes()
+	a.noteCallers()
+	a.d = &derivation{a: a, of: make(map[ssa.Value][]types.Object)}
+	a.d.seed()
+	a.d.run()
+	a.noteLocks()
+
+	for _, mi := range a.order {
+		debugf("map %s %s: sync=%v sites=%d locks=%v keys=%v unknownKey=%v escaped=%v",
+			pass.Fset.Position(mi.id.Pos()), mi.id.Name(), mi.syncMap, len(mi.sites), mi.holdsLocks(), mi.storedKeys, mi.unknownKey, mi.escaped)
+	}
+	r := &reporter{pass: pass, src: lockflow.NewSource(pass), a: a, held: make(map[*ssa.Function]*lockflow.HeldLocks)}
+	for _, mi := range a.order {
+		if mi.holdsLocks() {
+			for _, s := range mi.sites {
+				r.removal(mi, s)
+			}
+		}
+		if mi.syncMap {
+			for _, s := range mi.sites {
+				r.mismatch(mi, s)
+			}
+		}
+	}
+	return nil, nil
+}
+
+type reporter struct {
+	pass *goanalysis.Pass
+	src  *lockflow.Source
+	a    *analysis
+	held map[*ssa.Function]*lockflow.HeldLocks
+}
+
+func (r *reporter) heldAt(s *site) []lockflow.Path {
+	h := r.held[s.fn]
+	if h == nil {
+		h = lockflow.NewHeldLocks(s.fn)
+		r.held[s.fn] = h
+	}
+	return h.At(s.instr)
+}
+
+// removal reports s if it takes a lock out of mi (or puts a fresh one in
+// place of one) without proof that no one holds or waits on it.
+func (r *reporter) removal(mi *mapInfo, s *site) {
+	if fresh(s) {
+		return
+	}
+	switch {
+	case s.kind.removes():
+	case s.kind.replaces():
+		if !r.replacing(mi, s) {
+			return
+		}
+	default:
+		return
+	}
+	if r.refcounted(mi, s) || (r.a.verifiers[mi.id] && r.heldDuring(mi, s)) {
+		return
+	}
+	call := r.src.CallAt(s.pos)
+	if call == nil {
+		return
+	}
+	name := r.mapName(s, call)
+	var what string
+	switch {
+	case s.kind == opClear:
+		what = fmt.Sprintf("per-key mutexes removed from %s by %s", name, r.opName(s, call))
+	case s.kind.replaces():
+		what = fmt.Sprintf("per-key mutex in %s replaced by %s", name, r.opName(s, call))
+	default:
+		what = fmt.Sprintf("per-key mutex removed from %s by %s", name, r.opName(s, call))
+	}
+	d := goanalysis.Diagnostic{
+		Pos: call.Pos(),
+		End: call.End(),
+		Message: what + " while another goroutine may hold or wait on it: a waiter on the removed mutex " +
+			"and a newcomer that stores a fresh one for the same key both proceed; keep the entry " +
+			"(the map keeps one mutex per key) or, for unbounded keys, use a reference-counted keyed lock " +
+			"(count holders under the map's lock, delete when the count drops to zero)",
+	}
+	if len(mi.storedAt) > 0 {
+		d.Related = append(d.Related, goanalysis.RelatedInformation{Pos: mi.storedAt[0], Message: "mutexes stored here"})
+	}
+	if len(mi.lockedAt) > 0 {
+		d.Related = append(d.Related, goanalysis.RelatedInformation{Pos: mi.lockedAt[0], Message: "and locked here"})
+	}
+	if fix, ok := r.removalFix(s, call); ok {
+		d.SuggestedFixes = []goanalysis.SuggestedFix{fix}
+	}
+	r.pass.Report(d)
+}
+
+// replacing reports whether a Store, Swap or CompareAndSwap may replace a
+// lock someone holds: the map is filled by LoadOrStore elsewhere, or the
+// same function looked the key up first (check, then store). A Store that
+// re-stores a value taken from the map replaces nothing.
+func (r *reporter) replacing(mi *mapInfo, s *site) bool {
+	if s.val != nil && r.fromRead(unwrapIface(s.val), mi, map[ssa.Value]bool{}) {
+		return false
+	}
+	if s.kind == opSwap || s.kind == opCompareAndSwap || mi.loadOrStore {
+		return true
+	}
+	for _, o := range mi.sites {
+		if o.fn == s.fn && (o.kind == opLoad || o.kind == opLookup) {
+			return true
+		}
+	}
+	return false
+}
+
+// fromRead reports whether v is a value read from mi (by Load,
+// LoadOrStore, a lookup), through assertions, conversions and phis.
+func (r *reporter) fromRead(v ssa.Value, mi *mapInfo, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return false
+	}
+	seen[v] = true
+	switch x := v.(type) {
+	case *ssa.TypeAssert:
+		return r.fromRead(x.X, mi, seen)
+	case *ssa.MakeInterface:
+		return r.fromRead(x.X, mi, seen)
+	case *ssa.ChangeType:
+		return r.fromRead(x.X, mi, seen)
+	case *ssa.ChangeInterface:
+		return r.fromRead(x.X, mi, seen)
+	case *ssa.Extract:
+		return r.fromRead(x.Tuple, mi, seen)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if r.fromRead(e, mi, seen) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, o := range mi.sites {
+		if o.result != nil && o.result == v {
+			return true
+		}
+	}
+	return false
+}
+
+// fresh reports whether the map operated on at s belongs to a value s's
+// function has just allocated (a constructor filling its new object).
+func fresh(s *site) bool {
+	v := s.recv
+	if v == nil {
+		return false
+	}
+	for {
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+			continue
+		case *ssa.ChangeType:
+			v = x.X
+			continue
+		case *ssa.Alloc:
+			return x.Parent() == s.fn
+		}
+		return false
+	}
+}
+
+// refcounted reports whether s runs while a lock other than a map entry's
+// is held (the map's own lock) and only on the branch where a count
+// compared with zero is zero.
+func (r *reporter) refcounted(mi *mapInfo, s *site) bool {
+	guarded := false
+	for _, p := range r.heldAt(s) {
+		switch p.Root.(type) {
+		case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+		default:
+			continue
+		}
+		if strings.Contains(p.Steps, "[") || r.a.d.has(p.Root, mi.id) {
+			continue
+		}
+		guarded = true
+	}
+	if !guarded {
+		return false
+	}
+	for _, b := range s.fn.Blocks {
+		ifi, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok || len(b.Succs) != 2 {
+			continue
+		}
+		succ, ok := zeroBranch(ifi.Cond)
+		if !ok {
+			continue
+		}
+		target := b.Succs[succ]
+		if len(target.Preds) == 1 && target.Dominates(s.instr.Block()) {
+			return true
+		}
+	}
+	return false
+}
+
+// zeroBranch recognises a test of a count against zero and returns the
+// successor taken when the count is zero.
+func zeroBranch(cond ssa.Value) (int, bool) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return 0, false
+	}
+	x, y, op := bin.X, bin.Y, bin.Op
+	if isZero(x) {
+		x, y = y, x
+		switch op {
+		case token.LSS:
+			op = token.GTR
+		case token.GTR:
+			op = token.LSS
+		case token.LEQ:
+			op = token.GEQ
+		case token.GEQ:
+			op = token.LEQ
+		}
+	}
+	if !isZero(y) || isZero(x) {
+		return 0, false
+	}
+	if b, ok := x.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return 0, false
+	}
+	switch op {
+	case token.EQL, token.LEQ:
+		return 0, true
+	case token.NEQ, token.GTR:
+		return 1, true
+	}
+	return 0, false
+}
+
+func isZero(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	return constant.Sign(c.Value) == 0
+}
+
+// heldDuring reports whether s runs while the caller still holds a lock
+// taken from mi: an Unlock of such a lock follows s in the function (or
+// is deferred), or the held-lock flow says so.
+func (r *reporter) heldDuring(mi *mapInfo, s *site) bool {
+	for _, p := range r.heldAt(s) {
+		if r.a.d.has(p.Root, mi.id) {
+			return true
+		}
+	}
+	for _, u := range r.a.unlocks[s.fn] {
+		if !r.a.d.has(u.Common().Args[0], mi.id) {
+			continue
+		}
+		if _, deferred := u.(*ssa.Defer); deferred {
+			return true
+		}
+		if reachesAfter(s.instr, u) {
+			return true
+		}
+	}
+	return false
+}
+
+// reachesAfter reports whether instruction to can run after from.
+func reachesAfter(from ssa.Instruction, to ssa.Instruction) bool {
+	fb, tb := from.Block(), to.Block()
+	if fb == tb {
+		for _, in := range fb.Instrs {
+			if in == from {
+				break
+			}
+			if in == to {
+				return inLoop(fb)
+			}
+		}
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), fb.Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == tb {
+			return true
+		}
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		work = append(work, b.Succs...)
+	}
+	return false
+}
+
+// mismatch reports a lookup or removal whose key can never equal a key
+// stored in the sync.Map: its dynamic type differs from all of theirs.
+func (r *reporter) mismatch(mi *mapInfo, s *site) {
+	if !s.kind.looksUp() || s.key == nil || s.keyArg < 0 {
+		return
+	}
+	if mi.unknownKey || mi.escaped || len(mi.storedKeys) == 0 || mi.id.Exported() {
+		return
+	}
+	kt := dynamicType(s.key)
+	if kt == nil {
+		return
+	}
+	for _, st := range mi.storedKeys {
+		if types.Identical(kt, st) {
+			return
+		}
+	}
+	call := r.src.CallAt(s.pos)
+	if call == nil || s.keyArg >= len(call.Args) {
+		return
+	}
+	keyExpr := call.Args[s.keyArg]
+	qual := types.RelativeTo(r.pass.Pkg)
+	var stored []string
+	for _, st := range mi.storedKeys {
+		stored = append(stored, types.TypeString(st, qual))
+	}
+	msg := fmt.Sprintf("key %s has dynamic type %s, but %s only stores keys of type %s: this %s never matches "+
+		"(values of different types are different keys of a sync.Map even when they print the same)",
+		types.ExprString(keyExpr), types.TypeString(kt, qual), r.mapName(s, call), strings.Join(stored, " or "), r.opName(s, call))
+	d := goanalysis.Diagnostic{Pos: keyExpr.Pos(), End: keyExpr.End(), Message: msg}
+	for _, o := range mi.sites {
+		if o.kind.stores() {
+			d.Related = append(d.Related, goanalysis.RelatedInformation{Pos: o.pos, Message: "keys stored here"})
+			break
+		}
+	}
+	if mi.holdsLocks() && s.kind.removes() {
+		// Converting the key would make the removal split the lock.
+		d.Message += "; as written the mutex is never removed (a leak, but no split): do not convert the key without removing the delete"
+	} else if fix, ok := r.convertFix(keyExpr, kt, mi.storedKeys); ok {
+		d.SuggestedFixes = []goanalysis.SuggestedFix{fix}
+	}
+	r.pass.Report(d)
+}
+
+// mapName renders the map as the call wrote it.
+func (r *reporter) mapName(s *site, call *ast.CallExpr) string {
+	if s.kind == opDeleteBuiltin || (s.kind == opClear && !s.syncMap) {
+		if len(call.Args) > 0 {
+			return types.ExprString(call.Args[0])
+		}
+	}
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return types.ExprString(sel.X)
+	}
+	return s.id.Name()
+}
+
+func (r *reporter) opName(s *site, call *ast.CallExpr) string {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return sel.Sel.Name
+	}
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		return id.Name
+	}
+	return s.kind.String()
+}

@@ -1,0 +1,155 @@
+// Package mutexmapplain holds keyed locks built on plain maps guarded by
+// a lock of their own: the broken shape (delete after use, no count) next
+// to the reference-counted one, and maps that merely never shrink.
+package mutexmapplain
+
+import (
+	"sync"
+	"time"
+)
+
+// VolumeLocks serialises attach and detach per volume. release deletes
+// the volume's lock as soon as its holder is done, but another caller may
+// have fetched it from the map already and be blocked on it; the caller
+// after that creates a new one.
+type VolumeLocks struct {
+	mu    sync.Mutex
+	locks map[string]*sync.RWMutex
+}
+
+func (v *VolumeLocks) get(volume string) *sync.RWMutex {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	l, ok := v.locks[volume]
+	if !ok {
+		l = new(sync.RWMutex)
+		v.locks[volume] = l
+	}
+	return l
+}
+
+func (v *VolumeLocks) Attach(volume string, attach func() error) error {
+	l := v.get(volume)
+	l.Lock()
+	err := attach()
+	l.Unlock()
+	v.mu.Lock()
+	delete(v.locks, volume) // want `per-key mutex removed from v.locks by delete while another goroutine may hold or wait on it`
+	v.mu.Unlock()
+	return err
+}
+
+func (v *VolumeLocks) Stat(volume string, stat func()) {
+	l := v.get(volume)
+	l.RLock()
+	defer l.RUnlock()
+	stat()
+}
+
+// Reset forgets every lock at once, held or not.
+func (v *VolumeLocks) Reset() {
+	v.mu.Lock()
+	clear(v.locks) // want `per-key mutexes removed from v.locks by clear`
+	v.mu.Unlock()
+}
+
+// KeyedLock counts its holders under its own lock and deletes an entry
+// only when the count drops to zero: no one can hold or wait on a mutex
+// that leaves the map.
+type KeyedLock struct {
+	mu      sync.Mutex
+	entries map[string]*keyEntry
+}
+
+type keyEntry struct {
+	sync.Mutex
+	holders int
+}
+
+func NewKeyedLock() *KeyedLock { return &KeyedLock{entries: make(map[string]*keyEntry)} }
+
+func (k *KeyedLock) Lock(key string) {
+	k.mu.Lock()
+	e := k.entries[key]
+	if e == nil {
+		e = &keyEntry{}
+		k.entries[key] = e
+	}
+	e.holders++
+	k.mu.Unlock()
+	e.Lock()
+}
+
+func (k *KeyedLock) Unlock(key string) {
+	k.mu.Lock()
+	e := k.entries[key]
+	e.Unlock()
+	e.holders--
+	if e.holders == 0 {
+		delete(k.entries, key)
+	}
+	k.mu.Unlock()
+}
+
+// RefLocks is the same design with the count tested the other way round
+// and the map's lock released by defer.
+type RefLocks struct {
+	mu    sync.Mutex
+	locks map[uint64]*refLock
+}
+
+type refLock struct {
+	mu   sync.Mutex
+	refs int32
+	last time.Time
+}
+
+func (r *RefLocks) acquire(id uint64) *refLock {
+	r.mu.Lock()
+	l, ok := r.locks[id]
+	if !ok {
+		l = &refLock{}
+		r.locks[id] = l
+	}
+	l.refs++
+	r.mu.Unlock()
+	l.mu.Lock()
+	return l
+}
+
+func (r *RefLocks) release(id uint64, l *refLock) {
+	l.last = time.Now()
+	l.mu.Unlock()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l.refs--
+	if l.refs > 0 {
+		return
+	}
+	delete(r.locks, id)
+}
+
+func (r *RefLocks) Do(id uint64, f func()) {
+	l := r.acquire(id)
+	defer r.release(id, l)
+	f()
+}
+
+// Tables keeps a lock per table forever: the set of tables is small.
+type Tables struct {
+	mu    sync.Mutex
+	locks map[string]*sync.Mutex
+}
+
+func (t *Tables) With(table string, f func()) {
+	t.mu.Lock()
+	l := t.locks[table]
+	if l == nil {
+		l = &sync.Mutex{}
+		t.locks[table] = l
+	}
+	t.mu.Unlock()
+	l.Lock()
+	defer l.Unlock()
+	f()
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockgap/lockgap/internal/lockflow"
 	"github.com/lockgap/lockgap/internal/lockflowtest"
+	"github.com/lockgap/lockgap/passes/mutexmapdelete"
 	"github.com/lockgap/lockgap/passes/rlockgap"
 	"github.com/lockgap/lockgap/passes/staleguard"
 )
@@ -27,11 +28,12 @@ var all = &analysis.Analyzer{
 		for _, d := range staleguard.Findings(pass, res) {
 			pass.Report(d)
 		}
-		return nil, nil
+		return mutexmapdelete.Analyzer.Run(pass)
 	},
 }
 
 func TestAllPassesAllFixtures(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), all,
-		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "checkthenact")
+		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "checkthenact",
+		"mutexmapseed", "mutexmapplain", "mutexmapkeys", "mutexmapsafe", "mutexmapwrap", "mutexmapgeneric", "mutexmaptypes")
 }

@@ -1,6 +1,7 @@
 // Command lockgap finds decisions taken in one critical section and acted
-// on in another: lock upgrades without a re-check (rlockgap) and stale
-// guards (staleguard).
+// on in another: lock upgrades without a re-check (rlockgap), stale
+// guards (staleguard), and per-key mutexes removed while held or looked up
+// with a key that never matches (mutexmapdelete).
 //
 // Usage:
 //
@@ -24,12 +25,13 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/multichecker"
 
+	"github.com/lockgap/lockgap/passes/mutexmapdelete"
 	"github.com/lockgap/lockgap/passes/rlockgap"
 	"github.com/lockgap/lockgap/passes/staleguard"
 )
 
 // passes are every pass lockgap has; each appears in every mode.
-var passes = []*analysis.Analyzer{rlockgap.Analyzer, staleguard.Analyzer}
+var passes = []*analysis.Analyzer{rlockgap.Analyzer, staleguard.Analyzer, mutexmapdelete.Analyzer}
 
 func main() {
 	switch mode(os.Args[1:]) {

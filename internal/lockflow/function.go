@@ -15,6 +15,7 @@ type readSite struct {
 	loc   Path
 	held  lockState
 	pos   token.Pos
+	also  []Path // for a helper call: the other locations it read
 }
 
 type writeKind uint8
@@ -70,7 +71,7 @@ type funcState struct {
 
 	taint    map[ssa.Value]bitset
 	blockCtl []bitset
-	releases map[int][]token.Pos // acquire index -> positions of the releases closing it
+	releases map[int][]ssa.Instruction // acquire index -> the releases closing it
 
 	inputLabel map[ssa.Value]int // parameters and free variables -> their pseudo read site
 
@@ -88,7 +89,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 	if len(fn.Blocks) == 0 {
 		return nil
 	}
-	fs := &funcState{fn: fn, e: e, readIdx: make(map[ssa.Instruction]int), releases: make(map[int][]token.Pos)}
+	fs := &funcState{fn: fn, e: e, readIdx: make(map[ssa.Instruction]int), releases: make(map[int][]ssa.Instruction)}
 	ops := make(map[ssa.Instruction]lockOp)
 	var acqs []acquire
 	type helperCall struct {
@@ -199,7 +200,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				if op, ok := fs.flow.ops[instr]; ok && op.kind == opRelease {
 					if h, ok := s.lookup(op.path.key()); ok {
 						for _, o := range h.openers {
-							fs.releases[o] = append(fs.releases[o], op.pos)
+							fs.releases[o] = append(fs.releases[o], instr)
 						}
 					}
 				}
@@ -246,6 +247,15 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				}
 				if best.Root != nil {
 					fs.addRead(instr, x, best, bestHeld)
+					// The call stands for every location the helper
+					// read; a re-check of any of them re-checks it.
+					if ri, ok := fs.readIdx[instr]; ok {
+						for _, r := range h.sum.results {
+							if loc, ok := h.cs.resolve(r.loc); ok && loc.key() != best.key() {
+								fs.reads[ri].also = append(fs.reads[ri].also, loc)
+							}
+						}
+					}
 				}
 				for _, w := range h.sum.writes {
 					loc, ok := h.cs.resolve(w.loc)

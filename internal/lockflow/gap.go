@@ -173,6 +173,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	var aLocs []Path
 	for _, i := range fs.inSection(fs.readsIn, a, h.key, func(i int) lockState { return fs.reads[i].held }) {
 		aLocs = append(aLocs, fs.reads[i].loc)
+		aLocs = append(aLocs, fs.reads[i].also...)
 	}
 	// A re-check reads again a location A read: the same location, not
 	// something inside it (checking an entry's fields does not re-decide
@@ -193,7 +194,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	for _, g := range guards {
 		// Removing what the re-check found is right whatever happened in
 		// between.
-		if !g.existence || g.writeOnMissing || g.missingCreates || !staleCreates || w.removal {
+		// A give-up counts as dropping the update only when the write
+		// goes to or through the entry the re-check looked for.
+		if !g.existence || g.writeOnMissing || g.missingCreates || !staleCreates || w.removal || !g.loc.overlaps(w.loc) {
 			return nil // re-checked in B
 		}
 	}
@@ -224,9 +227,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		if !lazy && !tested {
 			return nil // in the taint, but not what the branch tests
 		}
-		if !lazy && !byContent && (w.kind == writeDelete || w.inner == writeDelete) {
-			// "It exists, so delete it" stays right if it was deleted or
-			// replaced since: deleting by key is idempotent.
+		if !lazy && !byContent && (w.kind == writeDelete || w.inner == writeDelete || w.removal) {
+			// "It exists, so delete (or clear) it" stays right if it was
+			// deleted or replaced since: removal is idempotent.
 			return nil
 		}
 		switch {
@@ -529,8 +532,13 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 			}
 		}
 	}
+	// The unlock on the reported path: one the read reaches.
 	for _, o := range a.openers {
-		g.AReleases = append(g.AReleases, fs.releases[o]...)
+		for _, rel := range fs.releases[o] {
+			if fs.before(r.instr, rel) {
+				g.AReleases = append(g.AReleases, rel.Pos())
+			}
+		}
 	}
 	slices.Sort(g.AReleases)
 	g.Read = r.pos

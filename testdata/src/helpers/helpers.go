@@ -335,3 +335,61 @@ func (w *Switcher) Update(s *Stream, valid bool) {
 		w.switchTo(s, valid)
 	}
 }
+
+// Refresher re-checks freshness in a helper that runs under the caller's
+// write lock: a double check split over two functions. Silent.
+type Transport struct{ gen int }
+
+type Refresher struct {
+	mu      sync.RWMutex
+	tr      *Transport
+	checked int64
+	ttl     int64
+}
+
+func (h *Refresher) fresh(now int64) *Transport {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if now-h.checked < h.ttl {
+		return h.tr
+	}
+	return nil
+}
+
+func (h *Refresher) refreshLocked(now int64) *Transport {
+	if now-h.checked < h.ttl {
+		return h.tr
+	}
+	h.tr = &Transport{gen: int(now)}
+	h.checked = now
+	return h.tr
+}
+
+func (h *Refresher) Get(now int64) *Transport {
+	if tr := h.fresh(now); tr != nil {
+		return tr
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.refreshLocked(now)
+}
+
+// Reply clears a field that is set once and only ever cleared afterwards:
+// if another goroutine cleared it in between, clearing again is a no-op.
+// Silent.
+type Reply struct {
+	mu    sync.RWMutex
+	route *Stream
+}
+
+func (r *Reply) Done() {
+	r.mu.RLock()
+	route := r.route
+	r.mu.RUnlock()
+	if route == nil {
+		return
+	}
+	r.mu.Lock()
+	r.route = nil
+	r.mu.Unlock()
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# corpus/check.sh [-update] [MODULE@VERSION...]
+#
+# Runs lockgap over the pinned real-world modules (modules.txt, or those
+# given) and compares what it reports with findings.tsv, the reviewed list:
+# module@version, file, line, pass, message, verdict, reason. Prints the
+# findings that appeared and those that disappeared; a change in
+# precision shows up here in review. With -update, rewrites findings.tsv
+# keeping the verdicts of findings that are still reported (new ones get
+# verdict "?" to be reviewed). Exit 1 if anything differs (or panicked).
+set -euo pipefail
+update=false
+if [ "${1:-}" = "-update" ]; then update=true; shift; fi
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+fetch=${FETCH_MODULE:-$repo/../shared/tools/fetch-module}
+mods=("$@")
+if [ ${#mods[@]} -eq 0 ]; then
+	mapfile -t mods < <(grep -v '^#' "$here/modules.txt" | grep .)
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/lockgap" "$repo/cmd/lockgap"
+: >"$work/current.tsv"
+for spec in "${mods[@]}"; do
+	if [ "$spec" = std ]; then
+		dir=$(go env GOROOT)/src; pkgs=std; label="std@$(go env GOVERSION)"
+	else
+		dir=$("$fetch" "$spec" | tail -1); pkgs=./...; label=$spec
+	fi
+	echo "== $label" >&2
+	(cd "$dir" && "$work/lockgap" -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
+	if grep -q "internal error\|panic:" "$work/out.json" "$work/err.txt"; then
+		echo "PANIC or internal error in $label:" >&2
+		grep -h "internal error\|panic:" "$work/out.json" "$work/err.txt" | head >&2
+		echo panic >"$work/panicked"
+	fi
+	python3 - "$label" "$dir" "$work/out.json" >>"$work/current.tsv" <<'PY'
+import json, os, sys
+label, root, path = sys.argv[1], sys.argv[2], sys.argv[3]
+try:
+    tree = json.load(open(path))
+except ValueError:
+    tree = {}
+rows = set()
+for pkg, by in tree.items():
+    for pas, diags in by.items():
+        for d in diags:
+            file, line = d["posn"].rsplit(":", 2)[:2]
+            rows.add((label, os.path.relpath(file, root), int(line), pas, d["message"].replace("\t", " ")))
+for r in sorted(rows):
+    print("\t".join(str(x) for x in r))
+PY
+done
+python3 - "$here/findings.tsv" "$work/current.tsv" "$update" "${mods[*]}" <<'PY'
+import sys
+golden_path, current_path, update, mods = sys.argv[1], sys.argv[2], sys.argv[3] == "true", sys.argv[4].split()
+def key(cols): return tuple(cols[:5])
+golden = {}
+try:
+    for line in open(golden_path):
+        if line.startswith("#") or not line.strip():
+            continue
+        cols = line.rstrip("\n").split("\t")
+        golden[key(cols)] = cols
+except FileNotFoundError:
+    pass
+current = [tuple(l.rstrip("\n").split("\t")) for l in open(current_path) if l.strip()]
+ran = {c[0].split("@")[0] for c in current} | {m.split("@")[0] for m in mods}
+scope = {k: v for k, v in golden.items() if k[0].split("@")[0] in ran or k[0].startswith("std@")}
+cur = {key(c): c for c in current}
+added = [c for k, c in cur.items() if k not in golden]
+removed = [v for k, v in scope.items() if k not in cur]
+for c in added:
+    print("+ " + "\t".join(c[:5]))
+for v in removed:
+    print("- " + "\t".join(v[:5]) + "\t(was " + (v[5] if len(v) > 5 else "?") + ")")
+verdicts = [golden.get(k, list(c) + ["?", ""])[5] for k, c in cur.items()]
+true, false = verdicts.count("true"), verdicts.count("false")
+print(f"{len(cur)} findings: {true} true, {false} false, {len(cur) - true - false} unreviewed"
+      + (f"; precision {true / (true + false):.0%}" if true + false else ""))
+if update:
+    with open(golden_path, "w") as f:
+        f.write("# module@version\tfile\tline\tpass\tmessage\tverdict\treason\n")
+        keep = {k: v for k, v in golden.items() if k not in scope or k in cur}
+        for k, c in cur.items():
+            keep[k] = golden.get(k, list(c) + ["?", ""])
+        for k in sorted(keep):
+            f.write("\t".join(keep[k]) + "\n")
+sys.exit(1 if added or removed else 0)
+PY
+[ ! -f "$work/panicked" ]

@@ -60,3 +60,16 @@ func ReportCrashes(pass *analysis.Pass, res *Result) {
 		pass.Reportf(c.Pos, "internal error analysing %s (please report): %s", c.Func, FirstLine(c.Value))
 	}
 }
+
+// Findings renders the gaps a pass owns (those keep accepts) as
+// diagnostics in the pass's wording.
+func Findings(pass *analysis.Pass, res *Result, w Wording, keep func(*Gap) bool) []analysis.Diagnostic {
+	src := NewSource(pass)
+	var out []analysis.Diagnostic
+	for _, g := range res.Gaps {
+		if keep(g) {
+			out = append(out, Diagnose(pass, src, g, w))
+		}
+	}
+	return out
+}

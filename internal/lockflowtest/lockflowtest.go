@@ -29,26 +29,47 @@ var want = regexp.MustCompile("// want `[^`]*`")
 // fix must compile and must not be reported again.
 func FixedIsClean(t *testing.T, a *analysis.Analyzer, pkgs ...string) {
 	t.Helper()
+	FixedIsCleanWith(t, a, nil, pkgs...)
+}
+
+// FixedIsCleanWith is FixedIsClean for fixed files that import other
+// fixture packages (support), which are copied as they are.
+func FixedIsCleanWith(t *testing.T, a *analysis.Analyzer, support []string, pkgs ...string) {
+	t.Helper()
 	dir := t.TempDir()
+	for _, pkg := range support {
+		copyFiles(t, filepath.Join(TestData(), "src", pkg, "*.go"), filepath.Join(dir, "src", pkg), nil)
+	}
 	for _, pkg := range pkgs {
-		golden, err := filepath.Glob(filepath.Join(TestData(), "src", pkg, "*.golden"))
-		if err != nil || len(golden) == 0 {
-			t.Fatalf("no golden files for %s", pkg)
-		}
-		out := filepath.Join(dir, "src", pkg)
-		if err := os.MkdirAll(out, 0o755); err != nil {
+		copyFiles(t, filepath.Join(TestData(), "src", pkg, "*.golden"), filepath.Join(dir, "src", pkg), func(data []byte) []byte {
+			return want.ReplaceAll(data, nil)
+		})
+		analysistest.Run(t, dir, a, pkg)
+	}
+}
+
+// copyFiles copies the files matching glob into dir, dropping a .golden
+// suffix and passing their contents through edit, if any.
+func copyFiles(t *testing.T, glob, dir string, edit func([]byte) []byte) {
+	t.Helper()
+	files, err := filepath.Glob(glob)
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files match %s", glob)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
 			t.Fatal(err)
 		}
-		for _, g := range golden {
-			data, err := os.ReadFile(g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			name := strings.TrimSuffix(filepath.Base(g), ".golden")
-			if err := os.WriteFile(filepath.Join(out, name), want.ReplaceAll(data, nil), 0o644); err != nil {
-				t.Fatal(err)
-			}
+		if edit != nil {
+			data = edit(data)
 		}
-		analysistest.Run(t, dir, a, pkg)
+		name := strings.TrimSuffix(filepath.Base(f), ".golden")
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

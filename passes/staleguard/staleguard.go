@@ -36,12 +36,5 @@ func run(pass *analysis.Pass) (any, error) {
 
 // Findings returns the pass's diagnostics for the engine's result.
 func Findings(pass *analysis.Pass, res *lockflow.Result) []analysis.Diagnostic {
-	src := lockflow.NewSource(pass)
-	var out []analysis.Diagnostic
-	for _, g := range res.Gaps {
-		if !g.IsUpgrade() {
-			out = append(out, lockflow.Diagnose(pass, src, g, wording))
-		}
-	}
-	return out
+	return lockflow.Findings(pass, res, wording, func(g *lockflow.Gap) bool { return !g.IsUpgrade() })
 }

@@ -63,7 +63,8 @@ func run(pass *goanalysis.Pass) (_ any, err error) {
 		debugf("map %s %s: sync=%v sites=%d locks=%v keys=%v unknownKey=%v escaped=%v",
 			pass.Fset.Position(mi.id.Pos()), mi.id.Name(), mi.syncMap, len(mi.sites), mi.holdsLocks(), mi.storedKeys, mi.unknownKey, mi.escaped)
 	}
-	r := &reporter{pass: pass, src: lockflow.NewSource(pass), a: a, held: make(map[*ssa.Function]*lockflow.HeldLocks)}
+	r := &reporter{pass: pass, src: lockflow.NewSource(pass), a: a, held: make(map[*ssa.Function]*lockflow.HeldLocks),
+		report: lockflow.Reporter(pass, pass.Analyzer.Name, false)}
 	for _, mi := range a.order {
 		if mi.holdsLocks() {
 			for _, s := range mi.sites {
@@ -80,10 +81,11 @@ func run(pass *goanalysis.Pass) (_ any, err error) {
 }
 
 type reporter struct {
-	pass *goanalysis.Pass
-	src  *lockflow.Source
-	a    *analysis
-	held map[*ssa.Function]*lockflow.HeldLocks
+	report func(goanalysis.Diagnostic) // pass.Report filtered by ignore directives
+	pass   *goanalysis.Pass
+	src    *lockflow.Source
+	a      *analysis
+	held   map[*ssa.Function]*lockflow.HeldLocks
 }
 
 func (r *reporter) heldAt(s *site) []lockflow.Path {
@@ -144,7 +146,7 @@ func (r *reporter) removal(mi *mapInfo, s *site) {
 	if fix, ok := r.removalFix(s, call); ok {
 		d.SuggestedFixes = []goanalysis.SuggestedFix{fix}
 	}
-	r.pass.Report(d)
+	r.report(d)
 }
 
 // replacing reports whether a Store, Swap or CompareAndSwap may replace a
@@ -400,7 +402,7 @@ func (r *reporter) mismatch(mi *mapInfo, s *site) {
 	} else if fix, ok := r.convertFix(keyExpr, kt, mi.storedKeys); ok {
 		d.SuggestedFixes = []goanalysis.SuggestedFix{fix}
 	}
-	r.pass.Report(d)
+	r.report(d)
 }
 
 // mapName renders the map as the call wrote it.

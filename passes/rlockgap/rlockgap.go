@@ -29,8 +29,9 @@ var wording = lockflow.Wording{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
 	lockflow.ReportCrashes(pass, res)
+	report := lockflow.Reporter(pass, pass.Analyzer.Name, true)
 	for _, d := range Findings(pass, res) {
-		pass.Report(d)
+		report(d)
 	}
 	return nil, nil
 }

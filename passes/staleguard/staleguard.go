@@ -28,8 +28,9 @@ var wording = lockflow.Wording{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
+	report := lockflow.Reporter(pass, pass.Analyzer.Name, false)
 	for _, d := range Findings(pass, res) {
-		pass.Report(d)
+		report(d)
 	}
 	return nil, nil
 }

@@ -1,0 +1,70 @@
+// Package ignores exercises //lockgap:ignore directives.
+package ignores
+
+import "sync"
+
+type Cache struct {
+	mu    sync.RWMutex
+	items map[string]*int
+}
+
+func (c *Cache) fill(k string) *int {
+	c.mu.RLock()
+	v := c.items[k]
+	c.mu.RUnlock()
+	if v != nil {
+		return v
+	}
+	v = new(int)
+	//lockgap:ignore rlockgap filled once at start-up, before any reader runs
+	c.mu.Lock()
+	c.items[k] = v
+	c.mu.Unlock()
+	return v
+}
+
+// Warm is only called from init.
+//
+//lockgap:ignore rlockgap,staleguard single-threaded start-up
+func (c *Cache) Warm(k string) *int {
+	c.mu.RLock()
+	v := c.items[k]
+	c.mu.RUnlock()
+	if v != nil {
+		return v
+	}
+	v = new(int)
+	c.mu.Lock()
+	c.items[k] = v
+	c.mu.Unlock()
+	return v
+}
+
+func (c *Cache) Other(k string) *int {
+	c.mu.RLock()
+	v := c.items[k]
+	c.mu.RUnlock()
+	if v != nil {
+		return v
+	}
+	v = new(int)
+	c.mu.Lock() //lockgap:ignore staleguard names the wrong pass // want `c.mu is locked again for writing after RUnlock`
+	c.items[k] = v
+	c.mu.Unlock()
+	return v
+}
+
+func (c *Cache) NoReason(k string) *int {
+	c.mu.RLock()
+	v := c.items[k]
+	c.mu.RUnlock()
+	if v != nil {
+		return v
+	}
+	v = new(int)
+	//lockgap:ignore rlockgap // want `lockgap:ignore needs the passes it silences and a reason`
+	c.mu.Lock() // want `c.mu is locked again for writing after RUnlock`
+	c.items[k] = v
+	c.mu.Unlock()
+	return v
+}

@@ -211,6 +211,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	case len(guards) > 0:
 		g.Kind = Dropped
 	case fs.reachedThrough(w.base, ri):
+		if w.removal {
+			return nil // clearing a field of an entry that may be orphaned is harmless
+		}
 		g.Kind = StaleTarget
 	case w.stored != nil && fs.taint[w.stored].has(ri):
 		g.Kind = LostUpdate

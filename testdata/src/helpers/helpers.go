@@ -393,3 +393,23 @@ func (r *Reply) Done() {
 	r.route = nil
 	r.mu.Unlock()
 }
+
+// Asker clears a reply route through the entry it found under the read
+// lock; if the entry was removed meanwhile the clear lands on an orphan,
+// which nobody reads. Silent.
+type Asker struct {
+	mu      sync.RWMutex
+	pending map[string]*Reply
+}
+
+func (a *Asker) Answered(id string) {
+	a.mu.RLock()
+	r := a.pending[id]
+	a.mu.RUnlock()
+	if r == nil {
+		return
+	}
+	a.mu.Lock()
+	r.route = nil
+	a.mu.Unlock()
+}

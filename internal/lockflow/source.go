@@ -143,20 +143,29 @@ func (s *Source) ValueName(pos token.Pos) string {
 	return types.ExprString(e)
 }
 
-// PassDoc returns the documentation of a pass from the text of its doc.go:
-// the package comment without the comment markers and package clause.
-func PassDoc(docGo string) string {
+// PassDoc returns the documentation of a pass from the text of its
+// doc.go: the comment after the "# Analyzer NAME" heading, whose first line
+// is "NAME: summary" (the x/tools convention).
+func PassDoc(docGo, name string) string {
 	var b strings.Builder
+	in := false
 	for _, line := range strings.Split(docGo, "\n") {
 		if strings.HasPrefix(line, "package ") {
 			break
 		}
 		line = strings.TrimPrefix(line, "//")
 		line = strings.TrimPrefix(line, " ")
-		b.WriteString(line)
-		b.WriteByte('\n')
+		if strings.TrimSpace(line) == "# Analyzer "+name {
+			in = true
+			continue
+		}
+		if in {
+			b.WriteString(line)
+			b.WriteByte('\n')
+		}
 	}
-	return strings.TrimSpace(b.String())
+	// Drivers print "NAME: " before the documentation themselves.
+	return strings.TrimPrefix(strings.TrimSpace(b.String()), name+": ")
 }
 
 // FirstLine returns s up to its first newline.

@@ -21,7 +21,7 @@ var doc string
 
 var Analyzer = &goanalysis.Analyzer{
 	Name:     "mutexmapdelete",
-	Doc:      lockflow.PassDoc(doc),
+	Doc:      lockflow.PassDoc(doc, "mutexmapdelete"),
 	URL:      "https://pkg.go.dev/github.com/lockgap/lockgap/passes/mutexmapdelete",
 	Requires: []*goanalysis.Analyzer{lockflow.Analyzer},
 	Run:      run,

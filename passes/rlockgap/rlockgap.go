@@ -13,7 +13,7 @@ var doc string
 
 var Analyzer = &analysis.Analyzer{
 	Name:     "rlockgap",
-	Doc:      lockflow.PassDoc(doc),
+	Doc:      lockflow.PassDoc(doc, "rlockgap"),
 	URL:      "https://pkg.go.dev/github.com/lockgap/lockgap/passes/rlockgap",
 	Requires: []*analysis.Analyzer{lockflow.Analyzer},
 	Run:      run,

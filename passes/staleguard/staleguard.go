@@ -13,7 +13,7 @@ var doc string
 
 var Analyzer = &analysis.Analyzer{
 	Name:     "staleguard",
-	Doc:      lockflow.PassDoc(doc),
+	Doc:      lockflow.PassDoc(doc, "staleguard"),
 	URL:      "https://pkg.go.dev/github.com/lockgap/lockgap/passes/staleguard",
 	Requires: []*analysis.Analyzer{lockflow.Analyzer},
 	Run:      run,

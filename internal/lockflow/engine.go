@@ -103,6 +103,12 @@ type engine struct {
 	// mutated holds the struct fields of this package that some function
 	// writes after construction; the others never change once built.
 	mutated map[*types.Var]bool
+	// stores counts the stores to each field after construction;
+	// storesOther marks fields that ever get something other than a
+	// freshly allocated value. A pointer field stored once, with a fresh
+	// allocation, is set once and never replaced.
+	stores      map[*types.Var]int
+	storesOther map[*types.Var]bool
 
 	// Call structure, to tell functions only ever called with a lock
 	// held: static call sites per callee, those seen with a lock held, and
@@ -128,6 +134,8 @@ func (e *engine) onlyCalledLocked(fn *ssa.Function) bool {
 // a fresh local allocation.
 func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.mutated = make(map[*types.Var]bool)
+	e.stores = make(map[*types.Var]int)
+	e.storesOther = make(map[*types.Var]bool)
 	e.calls = make(map[*ssa.Function]int)
 	e.callsLocked = make(map[*ssa.Function]int)
 	e.escapes = make(map[*ssa.Function]bool)
@@ -166,6 +174,10 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 				}
 				if v := fieldVar(fa.X.Type(), fa.Field); v != nil {
 					e.mutated[v] = true
+					e.stores[v]++
+					if !isFresh(st.Val) {
+						e.storesOther[v] = true
+					}
 				}
 			}
 		}
@@ -364,6 +376,9 @@ func (fs *funcState) summarize() *summary {
 		if a.helper || !released[a.path.key()] || strings.Contains(a.path.Steps, "[0x") {
 			continue // an element chosen by a local index means nothing to callers
 		}
+		if fs.dropsCallerLock[a.path.key()] {
+			continue // called with the lock held: it drops and retakes it, opening no section of its own
+		}
 		if rp, ok := toRel(fn, a.path); ok {
 			l := relLock{path: rp, mode: a.mode}
 			if !slices.Contains(s.acquires, l) {
@@ -543,4 +558,28 @@ func packageFunctions(pass *analysis.Pass, pkg *ssa.Package) []*ssa.Function {
 	}
 	add(pkg.Func("init"))
 	return out
+}
+
+// writeOnceLoad reports whether instr loads a field of this package that
+// is assigned exactly once after construction, with a fresh allocation.
+func (e *engine) writeOnceLoad(instr ssa.Instruction) bool {
+	load, ok := instr.(*ssa.UnOp)
+	if !ok {
+		return false
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	v := fieldVar(fa.X.Type(), fa.Field)
+	return v != nil && v.Pkg() == e.pkg.Pkg && e.stores[v] <= 1 && !e.storesOther[v]
+}
+
+// isFresh reports whether v is a newly allocated object.
+func isFresh(v ssa.Value) bool {
+	switch v.(type) {
+	case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice, *ssa.MakeClosure:
+		return true
+	}
+	return false
 }

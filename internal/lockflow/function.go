@@ -75,6 +75,8 @@ type funcState struct {
 
 	inputLabel map[ssa.Value]int // parameters and free variables -> their pseudo read site
 
+	dropsCallerLock map[pathKey]bool // locks released here without being taken here
+
 	// Indexes for the gap search (see index).
 	readsIn, writesIn map[int][]int
 	decisionsOf       map[int][]staleDecision
@@ -89,7 +91,8 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 	if len(fn.Blocks) == 0 {
 		return nil
 	}
-	fs := &funcState{fn: fn, e: e, readIdx: make(map[ssa.Instruction]int), releases: make(map[int][]ssa.Instruction)}
+	fs := &funcState{fn: fn, e: e, readIdx: make(map[ssa.Instruction]int), releases: make(map[int][]ssa.Instruction),
+		dropsCallerLock: make(map[pathKey]bool)}
 	ops := make(map[ssa.Instruction]lockOp)
 	var acqs []acquire
 	type helperCall struct {
@@ -202,6 +205,11 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						for _, o := range h.openers {
 							fs.releases[o] = append(fs.releases[o], instr)
 						}
+					} else {
+						// Releasing a lock this function did not take: the
+						// caller holds it, and this function drops it for a
+						// while (to wait, say).
+						fs.dropsCallerLock[op.path.key()] = true
 					}
 				}
 				if bi, ok := x.Call.Value.(*ssa.Builtin); ok && len(x.Call.Args) > 0 {

@@ -200,6 +200,11 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			return nil // re-checked in B
 		}
 	}
+	if w.stored != nil && w.stored == r.value && w.loc.key() == r.loc.key() {
+		// Putting back the very value read from the same place: a
+		// deliberate restore (save, swap in, restore), not an update.
+		return nil
+	}
 	g := &Gap{}
 	if len(guards) == 0 && w.kind == writeCall && !w.collection {
 		// A helper that only sets fields is how an owner goroutine
@@ -213,6 +218,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	case fs.reachedThrough(w.base, ri):
 		if w.removal {
 			return nil // clearing a field of an entry that may be orphaned is harmless
+		}
+		if fs.e.writeOnceLoad(r.instr) {
+			return nil // the pointer is set once and never replaced: it cannot be stale
 		}
 		g.Kind = StaleTarget
 	case w.stored != nil && fs.taint[w.stored].has(ri):

@@ -212,3 +212,78 @@ func (c *Cwd) Get(compute func() string, valid func(string) bool) string {
 	c.mu.Unlock()
 	return dir
 }
+
+// Hooks swaps a hook in and later puts the saved one back: a deliberate
+// restore of the value read, not an update. Silent.
+type Hooks struct {
+	mu     sync.Mutex
+	onSave func()
+}
+
+func (h *Hooks) WithHook(fake func(), run func()) {
+	h.mu.Lock()
+	orig := h.onSave
+	h.onSave = fake
+	h.mu.Unlock()
+	run()
+	h.mu.Lock()
+	h.onSave = orig
+	h.mu.Unlock()
+}
+
+// Cluster is created once, when clustering starts, and never replaced: a
+// pointer to it read in one section is the current one in the next.
+// Silent.
+type cluster struct{ peers map[string]bool }
+
+type Node struct {
+	mu      sync.Mutex
+	cluster *cluster
+}
+
+func (n *Node) StartClustering() {
+	n.mu.Lock()
+	n.cluster = &cluster{peers: map[string]bool{}}
+	n.mu.Unlock()
+}
+
+func (n *Node) Join(peer string, check func(string) bool) {
+	n.mu.Lock()
+	cc := n.cluster
+	n.mu.Unlock()
+	if cc == nil || !check(peer) {
+		return
+	}
+	n.mu.Lock()
+	cc.peers[peer] = true
+	n.mu.Unlock()
+}
+
+// Flusher waits for room with its lock held; the helper drops and retakes
+// the caller's lock while it waits, which opens no new section of the
+// caller's. Silent.
+type Flusher struct {
+	mu      sync.Mutex
+	full    bool
+	pending []string
+	room    *sync.Cond
+}
+
+func (f *Flusher) waitForRoomLocked() error {
+	for f.full {
+		f.mu.Unlock()
+		f.room.Wait()
+		f.mu.Lock()
+	}
+	return nil
+}
+
+func (f *Flusher) Add(s string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.waitForRoomLocked(); err != nil {
+		return err
+	}
+	f.pending = append(f.pending, s)
+	return nil
+}

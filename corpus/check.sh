@@ -66,8 +66,8 @@ try:
 except FileNotFoundError:
     pass
 current = [tuple(l.rstrip("\n").split("\t")) for l in open(current_path) if l.strip()]
-ran = {c[0].split("@")[0] for c in current} | {m.split("@")[0] for m in mods}
-scope = {k: v for k, v in golden.items() if k[0].split("@")[0] in ran or k[0].startswith("std@")}
+ran = {m.split("@")[0] for m in mods}
+scope = {k: v for k, v in golden.items() if k[0].split("@")[0] in ran}
 cur = {key(c): c for c in current}
 added = [c for k, c in cur.items() if k not in golden]
 removed = [v for k, v in scope.items() if k not in cur]

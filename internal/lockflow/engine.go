@@ -103,10 +103,10 @@ type engine struct {
 	// mutated holds the struct fields of this package that some function
 	// writes after construction; the others never change once built.
 	mutated map[*types.Var]bool
-	// stores counts the stores to each field after construction;
-	// storesOther marks fields that ever get something other than a
-	// freshly allocated value. A pointer field stored once, with a fresh
-	// allocation, is set once and never replaced.
+	// stores counts the stores of fresh allocations to each field after
+	// construction; storesOther marks fields that ever get something other
+	// than a fresh allocation or nil. A pointer field stored once with a
+	// fresh allocation (and perhaps cleared) is never replaced.
 	stores      map[*types.Var]int
 	storesOther map[*types.Var]bool
 
@@ -174,8 +174,12 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 				}
 				if v := fieldVar(fa.X.Type(), fa.Field); v != nil {
 					e.mutated[v] = true
-					e.stores[v]++
-					if !isFresh(st.Val) {
+					switch {
+					case isFresh(st.Val):
+						e.stores[v]++
+					case isNil(st.Val):
+						// cleared at shutdown: still never replaced
+					default:
 						e.storesOther[v] = true
 					}
 				}
@@ -454,8 +458,10 @@ func (fs *funcState) summarize() *summary {
 		if !ok {
 			continue
 		}
+		// Only what the results carry by data: a helper that looks
+		// something up and then returns a new object it created returns
+		// no stale value.
 		t := fs.dataTaint(ret.Results)
-		t.unionWith(fs.blockCtl[b.Index])
 		t.each(func(ri int) {
 			r := &fs.reads[ri]
 			l := ownLock(r.held)

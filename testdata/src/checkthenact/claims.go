@@ -247,6 +247,12 @@ func (n *Node) StartClustering() {
 	n.mu.Unlock()
 }
 
+func (n *Node) Stop() {
+	n.mu.Lock()
+	n.cluster = nil
+	n.mu.Unlock()
+}
+
 func (n *Node) Join(peer string, check func(string) bool) {
 	n.mu.Lock()
 	cc := n.cluster
@@ -286,4 +292,37 @@ func (f *Flusher) Add(s string) error {
 	}
 	f.pending = append(f.pending, s)
 	return nil
+}
+
+// Imports: add registers a new import and returns it; the caller then
+// patches the object it just created. Nothing it read is stale. Silent.
+type Import struct {
+	name   string
+	shared bool
+}
+
+type Imports struct {
+	mu     sync.Mutex
+	byName map[string]*Import
+}
+
+func (r *Imports) add(name string) *Import {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.byName[name]; ok {
+		return nil
+	}
+	imp := &Import{name: name}
+	r.byName[name] = imp
+	return imp
+}
+
+func (r *Imports) AddShared(name string) {
+	imp := r.add(name)
+	if imp == nil {
+		return
+	}
+	r.mu.Lock()
+	imp.shared = true
+	r.mu.Unlock()
 }

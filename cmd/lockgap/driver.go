@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
+
+	"github.com/lockgap/lockgap/internal/lockflow"
 )
 
 type runMode int
@@ -112,6 +114,7 @@ func parseDriverFlags(args []string) (*driverOptions, error) {
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print a unified diff instead of updating files")
 	fs.BoolVar(&o.tests, "test", true, "report findings in test files too")
 	fs.Int("c", -1, "ignored (go vet's context lines)")
+	unused := fs.Bool("unused-ignores", false, "report //lockgap:ignore directives that silence nothing")
 	enabled := map[string]*string{}
 	for _, p := range passes {
 		enabled[p.Name] = fs.String(p.Name, "", "enable (true) or disable (false) the "+p.Name+" pass")
@@ -122,6 +125,9 @@ func parseDriverFlags(args []string) (*driverOptions, error) {
 	for name, v := range enabled {
 		if *v != "" {
 			o.passFlags = append(o.passFlags, "-"+name+"="+*v)
+		}
+		if *unused {
+			o.passFlags = append(o.passFlags, "-"+name+"."+lockflow.UnusedIgnoresFlag)
 		}
 	}
 	slices.Sort(o.passFlags)
@@ -137,7 +143,7 @@ func parseDriverFlags(args []string) (*driverOptions, error) {
 
 const usage = `lockgap finds decisions taken in one critical section and acted on in another.
 
-Usage: lockgap [-json] [-fix [-diff]] [-test=false] [-PASS=false] packages
+Usage: lockgap [-json] [-fix [-diff]] [-test=false] [-PASS=false] [-unused-ignores] packages
        lockgap help [PASS]
        go vet -vettool=$(which lockgap) packages
 

@@ -21,6 +21,7 @@ type directive struct {
 	pos    token.Pos
 	passes []string
 	reason string
+	used   map[string]bool // passes that suppressed a finding with it
 	// The lines, or the function, it covers.
 	file       string
 	line       int
@@ -80,10 +81,12 @@ func (d *Directives) Suppresses(name string, pos token.Pos) bool {
 		if dir.reason == "" || !slices.Contains(dir.passes, name) {
 			continue
 		}
-		if dir.start.IsValid() && dir.start <= pos && pos < dir.end {
-			return true
-		}
-		if dir.file == p.Filename && (dir.line == p.Line || dir.line == p.Line-1) {
+		if (dir.start.IsValid() && dir.start <= pos && pos < dir.end) ||
+			(dir.file == p.Filename && (dir.line == p.Line || dir.line == p.Line-1)) {
+			if dir.used == nil {
+				dir.used = map[string]bool{}
+			}
+			dir.used[name] = true
 			return true
 		}
 	}
@@ -106,13 +109,31 @@ func (d *Directives) ReportMalformed(pass *analysis.Pass, name string, first boo
 
 // Reporter returns pass.Report filtered by the package's directives for
 // the named pass, after reporting malformed directives (first marks the
-// pass that owns directives naming no pass).
-func Reporter(pass *analysis.Pass, name string, first bool) func(analysis.Diagnostic) {
+// pass that owns directives naming no pass), and a function to call when
+// the pass is done: with unused set, it reports the directives naming
+// this pass that silenced none of its findings.
+func Reporter(pass *analysis.Pass, name string, first, unused bool) (report func(analysis.Diagnostic), done func()) {
 	d := ParseDirectives(pass)
 	d.ReportMalformed(pass, name, first)
-	return func(diag analysis.Diagnostic) {
+	report = func(diag analysis.Diagnostic) {
 		if !d.Suppresses(name, diag.Pos) {
 			pass.Report(diag)
 		}
 	}
+	done = func() {
+		if !unused {
+			return
+		}
+		for _, dir := range d.list {
+			if dir.reason != "" && slices.Contains(dir.passes, name) && !dir.used[name] {
+				pass.Reportf(dir.pos, "lockgap:ignore names %s but silences none of its findings", name)
+			}
+		}
+	}
+	return report, done
 }
+
+// UnusedIgnoresFlag is the name of the flag, on every pass, that turns on
+// reports of directives that silence nothing (lockgap -unused-ignores sets
+// it for all passes).
+const UnusedIgnoresFlag = "unused_ignores"

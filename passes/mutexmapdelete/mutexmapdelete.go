@@ -27,6 +27,12 @@ var Analyzer = &goanalysis.Analyzer{
 	Run:      run,
 }
 
+var unusedIgnores bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&unusedIgnores, lockflow.UnusedIgnoresFlag, false, "report //lockgap:ignore directives naming this pass that silence nothing")
+}
+
 func run(pass *goanalysis.Pass) (_ any, err error) {
 	res, ok := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
 	if !ok || res.Pkg == nil {
@@ -63,8 +69,10 @@ func run(pass *goanalysis.Pass) (_ any, err error) {
 		debugf("map %s %s: sync=%v sites=%d locks=%v keys=%v unknownKey=%v escaped=%v",
 			pass.Fset.Position(mi.id.Pos()), mi.id.Name(), mi.syncMap, len(mi.sites), mi.holdsLocks(), mi.storedKeys, mi.unknownKey, mi.escaped)
 	}
-	r := &reporter{pass: pass, src: lockflow.NewSource(pass), a: a, held: make(map[*ssa.Function]*lockflow.HeldLocks),
-		report: lockflow.Reporter(pass, pass.Analyzer.Name, false)}
+	r := &reporter{pass: pass, src: lockflow.NewSource(pass), a: a, held: make(map[*ssa.Function]*lockflow.HeldLocks)}
+	var done func()
+	r.report, done = lockflow.Reporter(pass, pass.Analyzer.Name, false, unusedIgnores)
+	defer done()
 	for _, mi := range a.order {
 		if mi.holdsLocks() {
 			for _, s := range mi.sites {

@@ -19,6 +19,12 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
+var unusedIgnores bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&unusedIgnores, lockflow.UnusedIgnoresFlag, false, "report //lockgap:ignore directives naming this pass that silence nothing")
+}
+
 var wording = lockflow.Wording{
 	Relock:      "is locked again for writing after RUnlock",
 	RelockBy:    "is locked again for writing by %s after RUnlock",
@@ -29,10 +35,11 @@ var wording = lockflow.Wording{
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
 	lockflow.ReportCrashes(pass, res)
-	report := lockflow.Reporter(pass, pass.Analyzer.Name, true)
+	report, done := lockflow.Reporter(pass, pass.Analyzer.Name, true, unusedIgnores)
 	for _, d := range Findings(pass, res) {
 		report(d)
 	}
+	done()
 	return nil, nil
 }
 

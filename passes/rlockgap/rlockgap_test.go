@@ -11,7 +11,7 @@ import (
 
 func TestRlockgap(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer,
-		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "ignores")
+		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers")
 }
 
 func TestFixes(t *testing.T) {
@@ -20,4 +20,12 @@ func TestFixes(t *testing.T) {
 
 func TestFixedIsClean(t *testing.T) {
 	lockflowtest.FixedIsClean(t, rlockgap.Analyzer, "lazyinitfix")
+}
+
+func TestUnusedIgnores(t *testing.T) {
+	if err := rlockgap.Analyzer.Flags.Set("unused_ignores", "true"); err != nil {
+		t.Fatal(err)
+	}
+	defer rlockgap.Analyzer.Flags.Set("unused_ignores", "false")
+	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer, "ignores")
 }

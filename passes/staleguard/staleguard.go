@@ -19,6 +19,12 @@ var Analyzer = &analysis.Analyzer{
 	Run:      run,
 }
 
+var unusedIgnores bool
+
+func init() {
+	Analyzer.Flags.BoolVar(&unusedIgnores, lockflow.UnusedIgnoresFlag, false, "report //lockgap:ignore directives naming this pass that silence nothing")
+}
+
 var wording = lockflow.Wording{
 	Relock:      "is locked again after the section that checked",
 	RelockBy:    "is locked again by %s after the section that checked",
@@ -28,10 +34,11 @@ var wording = lockflow.Wording{
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
-	report := lockflow.Reporter(pass, pass.Analyzer.Name, false)
+	report, done := lockflow.Reporter(pass, pass.Analyzer.Name, false, unusedIgnores)
 	for _, d := range Findings(pass, res) {
 		report(d)
 	}
+	done()
 	return nil, nil
 }
 

@@ -68,3 +68,11 @@ func (c *Cache) NoReason(k string) *int {
 	c.mu.Unlock()
 	return v
 }
+
+// Quiet has nothing to silence.
+func (c *Cache) Quiet(k string) *int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	//lockgap:ignore rlockgap nothing here is stale // want `lockgap:ignore names rlockgap but silences none of its findings`
+	return c.items[k]
+}

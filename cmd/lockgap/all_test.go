@@ -22,10 +22,10 @@ var all = &analysis.Analyzer{
 	Requires: []*analysis.Analyzer{lockflow.Analyzer},
 	Run: func(pass *analysis.Pass) (any, error) {
 		res := pass.ResultOf[lockflow.Analyzer].(*lockflow.Result)
-		for _, d := range rlockgap.Findings(pass, res) {
+		for _, d := range rlockgap.Pass.Findings(pass, res) {
 			pass.Report(d)
 		}
-		for _, d := range staleguard.Findings(pass, res) {
+		for _, d := range staleguard.Pass.Findings(pass, res) {
 			pass.Report(d)
 		}
 		return mutexmapdelete.Analyzer.Run(pass)

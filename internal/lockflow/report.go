@@ -73,3 +73,45 @@ func Findings(pass *analysis.Pass, res *Result, w Wording, keep func(*Gap) bool)
 	}
 	return out
 }
+
+// GapPass describes a pass that reports some of the engine's gaps.
+type GapPass struct {
+	Name    string
+	Doc     string // the pass's doc.go
+	Wording Wording
+	Owns    func(*Gap) bool // which gaps are this pass's
+	// Crashes: this pass reports the engine's internal errors (one pass
+	// does, so each is reported once).
+	Crashes bool
+}
+
+// Analyzer builds the pass's analyzer: it requires the engine, reports
+// the gaps it owns in its wording, honours //lockgap:ignore directives, and
+// has the -unused_ignores flag.
+func (p GapPass) Analyzer() *analysis.Analyzer {
+	a := &analysis.Analyzer{
+		Name:     p.Name,
+		Doc:      PassDoc(p.Doc, p.Name),
+		URL:      "https://pkg.go.dev/github.com/lockgap/lockgap/passes/" + p.Name,
+		Requires: []*analysis.Analyzer{Analyzer},
+	}
+	unused := a.Flags.Bool(UnusedIgnoresFlag, false, "report //lockgap:ignore directives naming this pass that silence nothing")
+	a.Run = func(pass *analysis.Pass) (any, error) {
+		res := pass.ResultOf[Analyzer].(*Result)
+		if p.Crashes {
+			ReportCrashes(pass, res)
+		}
+		report, done := Reporter(pass, p.Name, p.Crashes, *unused)
+		for _, d := range p.Findings(pass, res) {
+			report(d)
+		}
+		done()
+		return nil, nil
+	}
+	return a
+}
+
+// Findings returns the pass's diagnostics for the engine's result.
+func (p GapPass) Findings(pass *analysis.Pass, res *Result) []analysis.Diagnostic {
+	return Findings(pass, res, p.Wording, p.Owns)
+}

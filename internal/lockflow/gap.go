@@ -98,6 +98,9 @@ func (fs *funcState) findGaps() []*Gap {
 				seen[k] = true
 				gaps = append(gaps, fs.describe(g, ri, w, a, h))
 			}
+			if fs.restores(w) {
+				continue
+			}
 			// Of the stale reads that decide this write, name the most
 			// specific one (the map entry rather than the map).
 			best, bestDepth := -1, -1
@@ -199,11 +202,6 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		if !g.existence || g.writeOnMissing || g.missingCreates || !staleCreates || w.removal || !g.loc.overlaps(w.loc) {
 			return nil // re-checked in B
 		}
-	}
-	if w.stored != nil && w.stored == r.value && w.loc.key() == r.loc.key() {
-		// Putting back the very value read from the same place: a
-		// deliberate restore (save, swap in, restore), not an update.
-		return nil
 	}
 	g := &Gap{}
 	if len(guards) == 0 && w.kind == writeCall && !w.collection {
@@ -939,4 +937,36 @@ func (fs *funcState) mayBeDropped(w *writeSite) bool {
 		}
 	})
 	return found
+}
+
+// restores reports whether w puts back the very value an earlier read
+// took from the same place (save, swap in, restore): a deliberate restore,
+// not an update. The value may pass through a local variable (one a
+// closure captured, say).
+func (fs *funcState) restores(w *writeSite) bool {
+	v := w.stored
+	if v == nil {
+		return false
+	}
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		if a := fs.localRoot(load.X); a != nil && load.X == ssa.Value(a) {
+			var only ssa.Value
+			n := 0
+			for _, ref := range *a.Referrers() {
+				if st, ok := ref.(*ssa.Store); ok && st.Addr == ssa.Value(a) {
+					only = st.Val
+					n++
+				}
+			}
+			if n == 1 {
+				v = only
+			}
+		}
+	}
+	instr, ok := v.(ssa.Instruction)
+	if !ok {
+		return false
+	}
+	ri, ok := fs.readIdx[instr]
+	return ok && fs.reads[ri].value == v && fs.reads[ri].loc.key() == w.loc.key()
 }

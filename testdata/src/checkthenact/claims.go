@@ -326,3 +326,31 @@ func (r *Imports) AddShared(name string) {
 	imp.shared = true
 	r.mu.Unlock()
 }
+
+// WithWrappedHook wraps the saved hook in a closure (so the saved value
+// lives in a captured variable) and restores it afterwards. Silent.
+func (h *Hooks) WithWrappedHook(count func(), run func()) {
+	h.mu.Lock()
+	orig := h.onSave
+	h.onSave = func() { count(); orig() }
+	h.mu.Unlock()
+	run()
+	h.mu.Lock()
+	h.onSave = orig
+	h.mu.Unlock()
+}
+
+// FailingOnce returns a helper that swaps the hook of a captured object
+// for a failing one around fn, and puts it back. Silent.
+func FailingOnce(h *Hooks, fail func()) func(fn func()) {
+	return func(fn func()) {
+		h.mu.Lock()
+		prev := h.onSave
+		h.onSave = fail
+		h.mu.Unlock()
+		fn()
+		h.mu.Lock()
+		h.onSave = prev
+		h.mu.Unlock()
+	}
+}

@@ -22,16 +22,13 @@ package main
 import (
 	"os"
 
-	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/multichecker"
 
-	"github.com/lockgap/lockgap/passes/mutexmapdelete"
-	"github.com/lockgap/lockgap/passes/rlockgap"
-	"github.com/lockgap/lockgap/passes/staleguard"
+	lockgap "github.com/lockgap/lockgap/passes"
 )
 
 // passes are every pass lockgap has; each appears in every mode.
-var passes = []*analysis.Analyzer{rlockgap.Analyzer, staleguard.Analyzer, mutexmapdelete.Analyzer}
+var passes = lockgap.All
 
 func main() {
 	switch mode(os.Args[1:]) {

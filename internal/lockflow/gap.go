@@ -53,9 +53,7 @@ type Gap struct {
 	BLockParam int
 	BLockSteps string
 
-	// For LazyInit: the store that fills the entry (an *ssa.MapUpdate or
-	// *ssa.Store), and the instruction that opens B.
-	Store     ssa.Instruction
+	// The instruction that opens B (a Lock call or a helper call).
 	BOpenInst ssa.Instruction
 }
 
@@ -266,9 +264,6 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				return nil
 			}
 			g.Kind = LazyInit
-			if w.kind == writeMapUpdate || w.kind == writeStore {
-				g.Store = w.instr
-			}
 		default:
 			g.Kind = Gated
 		}

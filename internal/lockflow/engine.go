@@ -460,8 +460,16 @@ func (fs *funcState) summarize() *summary {
 		}
 		// Only what the results carry by data: a helper that looks
 		// something up and then returns a new object it created returns
-		// no stale value.
-		t := fs.dataTaint(ret.Results)
+		// no stale value, even if it filled the object from what it read.
+		var t bitset
+		for _, v := range ret.Results {
+			if mi, ok := v.(*ssa.MakeInterface); ok {
+				v = mi.X
+			}
+			if !isFresh(v) {
+				t.unionWith(fs.taint[v])
+			}
+		}
 		t.each(func(ri int) {
 			r := &fs.reads[ri]
 			l := ownLock(r.held)

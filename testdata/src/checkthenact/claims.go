@@ -354,3 +354,22 @@ func FailingOnce(h *Hooks, fail func()) func(fn func()) {
 		h.mu.Unlock()
 	}
 }
+
+// addLike registers a new import configured from the default one; the
+// object it returns is new, whatever it was filled from, so patching it
+// later goes through no stale pointer. Silent.
+func (r *Imports) addLike(name string) *Import {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	base := r.byName["default"]
+	imp := &Import{name: name, shared: base != nil && base.shared}
+	r.byName[name] = imp
+	return imp
+}
+
+func (r *Imports) AddLike(name string) {
+	imp := r.addLike(name)
+	r.mu.Lock()
+	imp.shared = true
+	r.mu.Unlock()
+}

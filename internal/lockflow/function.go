@@ -510,34 +510,9 @@ func (fs *funcState) phiGate(phi *ssa.Phi) bitset {
 // through the value of read ri: a field, element or pointee of it.
 func (fs *funcState) reachedThrough(base ssa.Value, ri int) bool {
 	target := fs.reads[ri].value
-	for v := base; v != nil; {
+	for v, ok := base, base != nil; ok; v, _, ok = selection(v, false) {
 		if v == target {
 			return true
-		}
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.Field:
-			v = x.X
-		case *ssa.IndexAddr:
-			v = x.X
-		case *ssa.Index:
-			v = x.X
-		case *ssa.Lookup:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.Slice:
-			v = x.X
-		case *ssa.Extract:
-			v = x.Tuple
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false
-			}
-			v = x.X
-		default:
-			return false
 		}
 	}
 	return false

@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"strconv"
 	"strings"
@@ -60,53 +61,51 @@ func elem(index ssa.Value, exact bool) string {
 func accessPath(v ssa.Value, exact bool) Path {
 	var steps []string
 	for {
-		switch x := v.(type) {
-		case *ssa.FieldAddr:
-			steps = append(steps, "."+fieldName(x.X.Type(), x.Field)+";")
-			v = x.X
-			continue
-		case *ssa.Field:
-			steps = append(steps, "."+fieldName(x.X.Type(), x.Field)+";")
-			v = x.X
-			continue
-		case *ssa.IndexAddr:
-			steps = append(steps, elem(x.Index, exact))
-			v = x.X
-			continue
-		case *ssa.Index:
-			steps = append(steps, elem(x.Index, exact))
-			v = x.X
-			continue
-		case *ssa.Lookup:
-			steps = append(steps, elem(x.Index, exact))
-			v = x.X
-			continue
-		case *ssa.Extract:
-			if l, ok := x.Tuple.(*ssa.Lookup); ok && x.Index == 0 {
-				steps = append(steps, elem(l.Index, exact))
-				v = l.X
-				continue
-			}
-		case *ssa.UnOp:
-			if x.Op.String() == "*" {
-				steps = append(steps, "*;")
-				v = x.X
-				continue
-			}
-		case *ssa.ChangeType:
-			v = x.X
-			continue
-		case *ssa.Slice:
-			v = x.X
-			continue
+		x, step, ok := selection(v, exact)
+		if !ok {
+			break
 		}
-		break
+		if step != "" {
+			steps = append(steps, step)
+		}
+		v = x
 	}
 	var b strings.Builder
 	for i := len(steps) - 1; i >= 0; i-- {
 		b.WriteString(steps[i])
 	}
 	return Path{Root: v, Steps: b.String()}
+}
+
+// selection undoes one step of an access path: for a field, element,
+// map entry or pointee of x (or x converted without changing identity),
+// it returns x and the encoded step ("" for a conversion).
+func selection(v ssa.Value, exact bool) (x ssa.Value, step string, ok bool) {
+	switch v := v.(type) {
+	case *ssa.FieldAddr:
+		return v.X, "." + fieldName(v.X.Type(), v.Field) + ";", true
+	case *ssa.Field:
+		return v.X, "." + fieldName(v.X.Type(), v.Field) + ";", true
+	case *ssa.IndexAddr:
+		return v.X, elem(v.Index, exact), true
+	case *ssa.Index:
+		return v.X, elem(v.Index, exact), true
+	case *ssa.Lookup:
+		return v.X, elem(v.Index, exact), true
+	case *ssa.Extract:
+		if l, ok := v.Tuple.(*ssa.Lookup); ok && v.Index == 0 {
+			return l.X, elem(l.Index, exact), true
+		}
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			return v.X, "*;", true
+		}
+	case *ssa.ChangeType:
+		return v.X, "", true
+	case *ssa.Slice:
+		return v.X, "", true
+	}
+	return nil, "", false
 }
 
 // isShared reports whether the path may denote memory other goroutines

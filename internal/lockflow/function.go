@@ -510,10 +510,15 @@ func (fs *funcState) phiGate(phi *ssa.Phi) bitset {
 // through the value of read ri: a field, element or pointee of it.
 func (fs *funcState) reachedThrough(base ssa.Value, ri int) bool {
 	target := fs.reads[ri].value
-	for v, ok := base, base != nil; ok; v, _, ok = selection(v, false) {
+	for v := base; v != nil; {
 		if v == target {
 			return true
 		}
+		if x, ok := v.(*ssa.Extract); ok {
+			v = x.Tuple // a result of a helper that reads, say
+			continue
+		}
+		v, _, _ = selection(v, false)
 	}
 	return false
 }

@@ -75,3 +75,17 @@ func (s bitset) each(f func(int)) {
 		f(int(v))
 	}
 }
+
+// without returns a copy of s without i.
+func (s bitset) without(i int) bitset {
+	if !s.has(i) {
+		return s
+	}
+	out := make(bitset, 0, len(s)-1)
+	for _, x := range s {
+		if int(x) != i {
+			out = append(out, x)
+		}
+	}
+	return out
+}

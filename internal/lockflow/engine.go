@@ -461,30 +461,33 @@ func (fs *funcState) summarize() *summary {
 		// Only what the results carry by data: a helper that looks
 		// something up and then returns a new object it created returns
 		// no stale value, even if it filled the object from what it read.
-		var t bitset
-		for _, v := range ret.Results {
+		// Of several results, each read is tied to the ones that carry it
+		// (an error built from what was read does not taint the object
+		// returned beside it).
+		for i, v := range ret.Results {
 			if mi, ok := v.(*ssa.MakeInterface); ok {
 				v = mi.X
 			}
-			if !isFresh(v) {
-				t.unionWith(fs.taint[v])
+			if isFresh(v) {
+				continue
 			}
+			var bit uint32
+			if len(ret.Results) > 1 && i < 32 {
+				bit = 1 << i
+			}
+			fs.taint[v].each(func(ri int) {
+				r := &fs.reads[ri]
+				l := ownLock(r.held)
+				if l == nil {
+					return
+				}
+				loc, ok := toRel(fn, r.loc)
+				if !ok {
+					return
+				}
+				s.addResult(relRead{loc: loc, lock: *l, results: bit})
+			})
 		}
-		t.each(func(ri int) {
-			r := &fs.reads[ri]
-			l := ownLock(r.held)
-			if l == nil {
-				return
-			}
-			loc, ok := toRel(fn, r.loc)
-			if !ok {
-				return
-			}
-			rr := relRead{loc: loc, lock: *l}
-			if !slices.Contains(s.results, rr) {
-				s.results = append(s.results, rr)
-			}
-		})
 	}
 	return s
 }

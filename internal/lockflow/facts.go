@@ -35,7 +35,17 @@ func (f *LockSummary) String() string {
 		parts = append(parts, s)
 	}
 	for _, r := range f.Results {
-		parts = append(parts, "returns "+r.Loc.String()+" read under "+r.Lock.Path.String())
+		s := "returns " + r.Loc.String() + " read under " + r.Lock.Path.String()
+		if r.Results != 0 {
+			var idx []string
+			for i := 0; i < 32; i++ {
+				if r.Results&(1<<i) != 0 {
+					idx = append(idx, fmt.Sprint(i))
+				}
+			}
+			s += " into result " + strings.Join(idx, ",")
+		}
+		parts = append(parts, s)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -84,8 +94,9 @@ type FactGuard struct {
 }
 
 type FactRead struct {
-	Loc  FactPath
-	Lock FactLock
+	Loc     FactPath
+	Lock    FactLock
+	Results uint32 `json:",omitempty"`
 }
 
 // toFact converts a summary; paths rooted at free variables (closures)
@@ -131,7 +142,7 @@ func (s *summary) toFact() *LockSummary {
 		loc, ok1 := path(r.loc)
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {
-			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l})
+			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results})
 		}
 	}
 	return f
@@ -189,7 +200,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		loc, ok1 := path(r.Loc)
 		l, ok2 := lock(r.Lock)
 		if ok1 && ok2 {
-			s.results = append(s.results, relRead{loc: loc, lock: l})
+			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results})
 		}
 	}
 	return s

@@ -16,6 +16,9 @@ type readSite struct {
 	held  lockState
 	pos   token.Pos
 	also  []Path // for a helper call: the other locations it read
+	// results: for a call of a helper with several results, which of
+	// them carry what it read (bit i for result i); 0 for all.
+	results uint32
 }
 
 type writeKind uint8
@@ -258,6 +261,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					// The call stands for every location the helper
 					// read; a re-check of any of them re-checks it.
 					if ri, ok := fs.readIdx[instr]; ok {
+						fs.reads[ri].results = resultsCarrying(h.sum.results)
 						for _, r := range h.sum.results {
 							if loc, ok := h.cs.resolve(r.loc); ok && loc.key() != best.key() {
 								fs.reads[ri].also = append(fs.reads[ri].also, loc)
@@ -390,6 +394,11 @@ func (fs *funcState) computeTaint() {
 					} else {
 						t.unionWith(fs.taint[x.X])
 					}
+				case *ssa.Extract:
+					t.unionWith(fs.taint[x.Tuple])
+					if ri, ok := fs.tupleRead(x); ok && !fs.carries(ri, x.Index) {
+						t = t.without(ri)
+					}
 				case *ssa.Lookup:
 					// A re-lookup by a stale key still reads fresh state.
 					if !fs.unlockedShared(instr) {
@@ -515,6 +524,9 @@ func (fs *funcState) reachedThrough(base ssa.Value, ri int) bool {
 			return true
 		}
 		if x, ok := v.(*ssa.Extract); ok {
+			if ri, ok := fs.tupleRead(x); ok && !fs.carries(ri, x.Index) {
+				return false // a result the helper's read does not reach
+			}
 			v = x.Tuple // a result of a helper that reads, say
 			continue
 		}
@@ -551,4 +563,34 @@ func isAppend(v ssa.Value) bool {
 	}
 	b, ok := c.Call.Value.(*ssa.Builtin)
 	return ok && b.Name() == "append"
+}
+
+// resultsCarrying returns the results of a helper that carry any of its
+// reads (0: all of them).
+func resultsCarrying(reads []relRead) uint32 {
+	var m uint32
+	for _, r := range reads {
+		if r.results == 0 {
+			return 0
+		}
+		m |= r.results
+	}
+	return m
+}
+
+// carries reports whether result i of the call at read site ri carries
+// what the helper read.
+func (fs *funcState) carries(ri, i int) bool {
+	m := fs.reads[ri].results
+	return m == 0 || i >= 32 || m&(1<<i) != 0
+}
+
+// tupleRead returns the read site of the call whose result x extracts.
+func (fs *funcState) tupleRead(x *ssa.Extract) (int, bool) {
+	in, ok := x.Tuple.(ssa.Instruction)
+	if !ok {
+		return 0, false
+	}
+	ri, ok := fs.readIdx[in]
+	return ri, ok
 }

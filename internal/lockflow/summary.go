@@ -55,6 +55,9 @@ type relGuard struct {
 type relRead struct {
 	loc  relPath
 	lock relLock
+	// results: which of a multi-result function's results carry the read
+	// (bit i for result i); 0 for all of them.
+	results uint32
 }
 
 // toRel expresses a path of fn relative to its inputs, if it has such a
@@ -184,4 +187,22 @@ func (s *summary) addWrite(w relWrite) {
 	if len(s.writes) < maxWrites {
 		s.writes = append(s.writes, w)
 	}
+}
+
+// addResult records a read that flows into the results, merging the
+// results it reaches with those of an earlier record of the same read.
+func (s *summary) addResult(r relRead) {
+	for i := range s.results {
+		x := &s.results[i]
+		if x.loc != r.loc || x.lock != r.lock {
+			continue
+		}
+		if x.results == 0 || r.results == 0 {
+			x.results = 0
+		} else {
+			x.results |= r.results
+		}
+		return
+	}
+	s.results = append(s.results, r)
 }

@@ -1,6 +1,9 @@
 package checkthenact
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+)
 
 type state int
 
@@ -372,4 +375,33 @@ func (r *Imports) AddLike(name string) {
 	r.mu.Lock()
 	imp.shared = true
 	r.mu.Unlock()
+}
+
+// addFrom registers a new import configured like tmpl and announces it;
+// the error of the announcement is built from the new import, so it
+// carries what the helper read under the lock, but the import returned
+// beside it is new. Patching it later is silent.
+func (r *Imports) addFrom(name string, tmpl *Import, announce func(*Import) error) (*Import, error) {
+	r.mu.Lock()
+	imp := &Import{name: name}
+	if tmpl != nil {
+		imp.shared = tmpl.shared
+	}
+	r.byName[name] = imp
+	r.mu.Unlock()
+	if err := announce(imp); err != nil {
+		return nil, fmt.Errorf("announcing %s: %w", name, err)
+	}
+	return imp, nil
+}
+
+func (r *Imports) AddSharedFrom(name string, tmpl *Import, announce func(*Import) error) error {
+	imp, err := r.addFrom(name, tmpl, announce)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	imp.shared = true
+	r.mu.Unlock()
+	return nil
 }

@@ -2,7 +2,10 @@
 // uses it from another package, through the summaries store exports.
 package store
 
-import "sync"
+import (
+	"errors"
+	"sync"
+)
 
 type Set struct {
 	mu    sync.Mutex
@@ -33,3 +36,17 @@ func (s *Set) AddIfRoom(k string, limit int) bool { // want AddIfRoom:`locks arg
 	s.items[k] = true
 	return true
 }
+
+// Room returns the room left under limit and, at the limit, an error; only
+// the first result carries what it read.
+func (s *Set) Room(limit int) (int, error) { // want Room:`locks arg0.mu; returns arg0.items read under arg0.mu into result 0`
+	s.mu.Lock()
+	n := limit - len(s.items)
+	s.mu.Unlock()
+	if n <= 0 {
+		return 0, errFull
+	}
+	return n, nil
+}
+
+var errFull = errors.New("set is full")

@@ -208,6 +208,11 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		// silent.
 		return nil
 	}
+	if len(guards) == 0 && fs.recordsFailure(w, ri) {
+		// Replacing one recorded failure with another leaves the object
+		// failed either way.
+		return nil
+	}
 	switch {
 	case len(guards) > 0:
 		g.Kind = Dropped
@@ -964,4 +969,86 @@ func (fs *funcState) restores(w *writeSite) bool {
 	}
 	ri, ok := fs.readIdx[instr]
 	return ok && fs.reads[ri].value == v && fs.reads[ri].loc.key() == w.loc.key()
+}
+
+// recordsFailure reports whether w stores into an error-typed location an
+// error that is not the value of read ri itself: the outcome of an
+// operation made since (even one on an object A read) is a new failure.
+func (fs *funcState) recordsFailure(w *writeSite, ri int) bool {
+	if w.kind != writeStore || w.stored == nil || w.removal || !isError(w.stored.Type()) {
+		return false
+	}
+	seen := map[ssa.Value]bool{}
+	var carries func(v ssa.Value) bool
+	carries = func(v ssa.Value) bool {
+		if v == nil || seen[v] {
+			return false
+		}
+		seen[v] = true
+		if instr, ok := v.(ssa.Instruction); ok {
+			if i, ok := fs.readIdx[instr]; ok && i == ri {
+				return true
+			}
+		}
+		switch x := v.(type) {
+		case *ssa.Phi:
+			return slices.ContainsFunc(x.Edges, carries)
+		case *ssa.MakeInterface:
+			return carries(x.X)
+		case *ssa.ChangeInterface:
+			return carries(x.X)
+		case *ssa.TypeAssert:
+			return carries(x.X)
+		case *ssa.Extract:
+			if _, call := x.Tuple.(*ssa.Call); !call {
+				return carries(x.Tuple)
+			}
+		case *ssa.UnOp:
+			if a, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL && a.Parent() == fs.fn {
+				if st := lastStore(x, a); st != nil {
+					return carries(st.Val)
+				}
+				return fs.taint[v].has(ri) // no single store reaches: be conservative
+			}
+		}
+		return false
+	}
+	return !carries(w.stored)
+}
+
+// lastStore finds the store to the local variable a that load reads,
+// walking back through blocks with a single predecessor; nil if none is
+// found that way.
+func lastStore(load ssa.Instruction, a *ssa.Alloc) *ssa.Store {
+	escapes := slices.ContainsFunc(*a.Referrers(), func(r ssa.Instruction) bool {
+		switch x := r.(type) {
+		case *ssa.Store:
+			return x.Addr != a
+		case *ssa.UnOp:
+			return x.Op != token.MUL
+		}
+		return true
+	})
+	b := load.Block()
+	i := slices.Index(b.Instrs, load)
+	for steps := 0; b != nil && steps < 64; steps++ {
+		for i--; i >= 0; i-- {
+			switch x := b.Instrs[i].(type) {
+			case *ssa.Store:
+				if x.Addr == a {
+					return x
+				}
+			case *ssa.Call:
+				if escapes {
+					return nil // the call may write the variable through its address
+				}
+			}
+		}
+		if len(b.Preds) != 1 {
+			return nil
+		}
+		b = b.Preds[0]
+		i = len(b.Instrs)
+	}
+	return nil
 }

@@ -345,7 +345,11 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 		return nil
 	}
 	fs.dump()
-	e.res.Gaps = append(e.res.Gaps, fs.findGaps()...)
+	for _, g := range fs.findGaps() {
+		if !fs.drivesCodeUnderTest(g) {
+			e.res.Gaps = append(e.res.Gaps, g)
+		}
+	}
 	return fs.summarize()
 }
 

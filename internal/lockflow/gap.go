@@ -1052,3 +1052,34 @@ func lastStore(load ssa.Instruction, a *ssa.Alloc) *ssa.Store {
 	}
 	return nil
 }
+
+// drivesCodeUnderTest reports whether g is in a test file and takes the
+// lock of a type declared outside the tests: the test is driving the
+// state of the code under test by hand (often putting back what it took
+// out, to stage a race on purpose), which is not code that runs
+// concurrently with itself. Locks of types the tests declare (fakes,
+// harnesses) are still checked.
+func (fs *funcState) drivesCodeUnderTest(g *Gap) bool {
+	fset := fs.fn.Prog.Fset
+	if !strings.HasSuffix(fset.Position(fs.fn.Pos()).Filename, "_test.go") {
+		return false
+	}
+	call, ok := g.BOpenInst.(ssa.CallInstruction)
+	if !ok || g.BHelper || len(call.Common().Args) == 0 {
+		return false
+	}
+	fa, ok := call.Common().Args[0].(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	if !ok {
+		return false
+	}
+	pos := named.Origin().Obj().Pos()
+	return pos.IsValid() && !strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
+}

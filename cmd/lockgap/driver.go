@@ -101,6 +101,7 @@ func vetArgs(args []string) []string {
 
 type driverOptions struct {
 	json, fix, diff, tests bool
+	sarif                  string // "" none, "-" stdout, else a file
 	passFlags              []string
 	patterns               []string
 }
@@ -113,6 +114,7 @@ func parseDriverFlags(args []string) (*driverOptions, error) {
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print a unified diff instead of updating files")
 	fs.BoolVar(&o.tests, "test", true, "report findings in test files too")
+	fs.Var(sarifFlag{&o.sarif}, "sarif", "emit SARIF 2.1.0 on stdout (-sarif) or into a file (-sarif=FILE)")
 	fs.Int("c", -1, "ignored (go vet's context lines)")
 	unused := fs.Bool("unused-ignores", false, "report //lockgap:ignore directives that silence nothing")
 	enabled := map[string]*string{}
@@ -138,12 +140,18 @@ func parseDriverFlags(args []string) (*driverOptions, error) {
 	if o.diff && !o.fix {
 		o.fix = true
 	}
+	if o.sarif != "" && o.json {
+		return nil, errors.New("-sarif and -json are two output formats: give one (-sarif=FILE writes SARIF and keeps the text report on stdout)")
+	}
+	if o.sarif != "" && o.fix {
+		return nil, errors.New("-sarif reports findings; it cannot be combined with -fix or -diff")
+	}
 	return o, nil
 }
 
 const usage = `lockgap finds decisions taken in one critical section and acted on in another.
 
-Usage: lockgap [-json] [-fix [-diff]] [-test=false] [-PASS=false] [-unused-ignores] packages
+Usage: lockgap [-json | -sarif[=FILE]] [-fix [-diff]] [-test=false] [-PASS=false] [-unused-ignores] packages
        lockgap help [PASS]
        go vet -vettool=$(which lockgap) packages
 
@@ -191,15 +199,27 @@ func drive(args []string) int {
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
 
-	tree, err := decodeTrees(&stdout)
+	tree, treeErrs, err := decodeTrees(&stdout)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lockgap: reading go vet output: %v\n", err)
 		return 1
 	}
 	findings := tree.keep(roots, o.tests)
-	if o.json {
+	switch {
+	case o.sarif != "":
+		// Analysis errors are listed in the run's notifications; as in
+		// the other output modes they do not change the exit status.
+		errs := rootErrors(treeErrs, roots)
+		if runErr != nil {
+			errs = append(errs, strings.TrimSpace(string(vetErrors(stderr.Bytes()))))
+		}
+		if err := emitSARIF(findings, errs, o.sarif, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "lockgap: writing SARIF: %v\n", err)
+			return 1
+		}
+	case o.json:
 		findings.printJSON(os.Stdout)
-	} else {
+	default:
 		findings.printText(os.Stdout)
 	}
 	if runErr != nil {

@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -137,6 +140,52 @@ func TestGoCommandIntegration(t *testing.T) {
 	// -json, and a clean package.
 	out, code = run(bin, "-json", "./admit")
 	expect(out, code, 3, `"example.com/two/admit"`, `"rlockgap"`)
+
+	// -sarif: the same results through go vet and through the in-process
+	// checker; -sarif=FILE keeps the text report; help text as `help` prints it.
+	sarif := func(args ...string) *sarifLog {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = mod, env
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+			t.Fatalf("%v: %v, want exit 3\n%s", args, err, stderr.String())
+		}
+		var log sarifLog
+		if err := json.Unmarshal(stdout.Bytes(), &log); err != nil {
+			t.Fatalf("%v: %v\n%s", args, err, stdout.String())
+		}
+		return &log
+	}
+	viaVet, viaChecker := sarif("-sarif", "./..."), sarif("-checker", "-sarif", "./...")
+	got, _ := json.Marshal(viaChecker.Runs[0].Results)
+	want, _ := json.Marshal(viaVet.Runs[0].Results)
+	if !bytes.Equal(got, want) {
+		t.Errorf("-checker -sarif results differ:\n%s\nfrom go vet:\n%s", got, want)
+	}
+	var locs []string
+	for _, r := range viaVet.Runs[0].Results {
+		l := r.Locations[0].PhysicalLocation
+		locs = append(locs, fmt.Sprintf("%s %s %s:%d:%d", r.RuleID, l.ArtifactLocation.URIBaseID, l.ArtifactLocation.URI, l.Region.StartLine, l.Region.StartColumn))
+	}
+	if want := []string{"rlockgap %SRCROOT% admit/admit.go:9:7", "rlockgap %SRCROOT% store/store.go:30:11"}; !slices.Equal(locs, want) {
+		t.Errorf("SARIF results %q, want %q", locs, want)
+	}
+	for _, r := range viaVet.Runs[0].Tool.Driver.Rules {
+		out, code := run(bin, "help", r.ID)
+		if code != 0 || out != r.Help.Text+"\n" {
+			t.Errorf("rule %s: help.text is not what `lockgap help %s` prints:\n%s", r.ID, r.ID, out)
+		}
+	}
+	out, code = run(bin, "-sarif="+filepath.Join(tmp, "out.sarif"), "./...")
+	expect(out, code, 3, admitFinding, storeFinding)
+	if data, err := os.ReadFile(filepath.Join(tmp, "out.sarif")); err != nil || !bytes.Contains(data, []byte(`"uri": "store/store.go"`)) {
+		t.Errorf("-sarif=FILE: %v\n%s", err, data)
+	}
+	out, code = run(bin, "-sarif", "-json", "./...")
+	expect(out, code, 1, "-sarif and -json")
 
 	// -fix applies the lazy-initialisation re-check; the tree still builds
 	// and the finding is gone.

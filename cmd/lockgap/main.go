@@ -8,6 +8,7 @@
 //	lockgap [flags] packages                  # report; exit 0 clean, 3 findings, 1 errors
 //	lockgap -fix [-diff] packages             # apply (or show) suggested fixes
 //	lockgap -json packages                    # machine-readable findings
+//	lockgap -sarif[=FILE] packages            # SARIF 2.1.0 on stdout or into FILE
 //	lockgap help [pass]                       # documentation
 //	go vet -vettool=$(which lockgap) packages # the same analysis under go vet
 //
@@ -37,6 +38,9 @@ func main() {
 		registerDriverFlags()
 		multichecker.Main(passes...)
 	case modeChecker:
+		if hasSARIF(os.Args[1:]) {
+			os.Exit(checkerSARIF(os.Args[1:]))
+		}
 		os.Args = withoutFlag(os.Args, "checker")
 		registerDriverFlags()
 		multichecker.Main(passes...)

@@ -29,22 +29,30 @@ type jsonRelated struct {
 }
 
 // decodeTrees reads the concatenated per-package JSON objects go vet
-// prints, merging them.
-func decodeTrees(r io.Reader) (jsonTree, error) {
+// prints, merging them. The analysis errors among them ({"error": ...}
+// entries) are returned apart.
+func decodeTrees(r io.Reader) (jsonTree, []treeError, error) {
 	all := jsonTree{}
+	var errs []treeError
 	dec := json.NewDecoder(r)
 	for {
 		var t map[string]map[string]json.RawMessage
 		if err := dec.Decode(&t); err == io.EOF {
-			return all, nil
+			return all, errs, nil
 		} else if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for pkg, byPass := range t {
 			for pass, raw := range byPass {
 				var diags []jsonDiagnostic
 				if json.Unmarshal(raw, &diags) != nil {
-					continue // {"error": ...} entries: go vet reports those itself
+					var e struct {
+						Error string `json:"error"`
+					}
+					if json.Unmarshal(raw, &e) == nil && e.Error != "" {
+						errs = append(errs, treeError{pkg, pass, e.Error})
+					}
+					continue
 				}
 				if all[pkg] == nil {
 					all[pkg] = map[string][]jsonDiagnostic{}
@@ -53,6 +61,21 @@ func decodeTrees(r io.Reader) (jsonTree, error) {
 			}
 		}
 	}
+}
+
+// treeError is an analysis error of one pass on one package.
+type treeError struct{ pkg, pass, err string }
+
+// rootErrors lists the errors of the root packages, sorted, once each.
+func rootErrors(errs []treeError, roots map[string]bool) []string {
+	var out []string
+	for _, e := range errs {
+		if roots == nil || roots[basePackage(e.pkg)] {
+			out = append(out, e.pkg+": "+e.pass+": "+e.err)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // basePackage maps a package ID as go vet names it ("p [p.test]",

@@ -33,6 +33,9 @@ const (
 // the driver keeps those of the packages asked for.
 const allFlag = "lockgap.all"
 
+// skipStdFlag: the driver's runs that ask for no standard package.
+const skipStdFlag = "lockgap.skipstd"
+
 // nonceFlag changes nothing but the go command's cache keys: the
 // benchmark sets LOCKGAP_BENCH_NONCE to measure cold runs without
 // discarding compiled dependencies.
@@ -57,6 +60,7 @@ func mode(args []string) runMode {
 // multichecker parses, so that go vet (which asks -flags) passes them on.
 func registerDriverFlags() {
 	flag.Bool(allFlag, false, "report on dependencies too (set by lockgap's own driver; do not use)")
+	flag.Bool(skipStdFlag, false, "skip standard packages analysed only as dependencies (set by lockgap's own driver; do not use)")
 	flag.String(nonceFlag, "", "ignored; a new value gives new go vet cache keys (for cold benchmarks)")
 	flag.Bool("checker", false, "analyse in-process with the x/tools checker instead of through go vet")
 }
@@ -68,12 +72,17 @@ func withoutFlag(args []string, name string) []string {
 }
 
 // vetArgs rewrites a go vet invocation made with -lockgap.all: the
-// dependency-only config becomes a full one.
+// dependency-only config becomes a full one. With -lockgap.skipstd, a
+// standard-library package seen only as a dependency keeps its config and
+// is not analysed.
 func vetArgs(args []string) []string {
 	if len(args) < 2 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
 		return args
 	}
-	if !slices.ContainsFunc(args, func(a string) bool { return a == "-"+allFlag || a == "-"+allFlag+"=true" }) {
+	has := func(name string) bool {
+		return slices.ContainsFunc(args, func(a string) bool { return a == "-"+name || a == "-"+name+"=true" })
+	}
+	if !has(allFlag) {
 		return args
 	}
 	cfgPath := args[len(args)-1]
@@ -83,6 +92,11 @@ func vetArgs(args []string) []string {
 	}
 	var cfg map[string]any
 	if json.Unmarshal(data, &cfg) != nil || cfg["VetxOnly"] != true {
+		return args
+	}
+	if has(skipStdFlag) && isStandard(cfg) {
+		// Type-checked for its dependents' imports, but not analysed.
+		lockflow.SkipAnalysis = true
 		return args
 	}
 	cfg["VetxOnly"] = false
@@ -97,6 +111,16 @@ func vetArgs(args []string) []string {
 	args = slices.Clone(args)
 	args[len(args)-1] = full
 	return args
+}
+
+// isStandard reports whether a go vet config describes a package of the
+// standard library (or the go command's own tree): no module, and no dot
+// in the first element of its import path.
+func isStandard(cfg map[string]any) bool {
+	path, _ := cfg["ImportPath"].(string)
+	mod, _ := cfg["ModulePath"].(string)
+	first, _, _ := strings.Cut(path, "/")
+	return path != "" && mod == "" && !strings.Contains(first, ".")
 }
 
 type driverOptions struct {
@@ -185,12 +209,20 @@ func drive(args []string) int {
 		return 0
 	}
 
-	roots, err := listPackages(o.patterns)
+	roots, anyStd, err := listPackages(o.patterns)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lockgap: %v\n", err)
 		return 1
 	}
 	vet := []string{"vet", "-vettool=" + self, "-" + allFlag, "-json"}
+	if !anyStd {
+		// No standard package was asked for: the standard library is only
+		// a dependency, and its lock summaries matter to no caller
+		// outside it (it exports no lock a caller takes). The flag also
+		// keeps these runs' go vet cache entries apart from those of a
+		// run that asks for the standard library.
+		vet = append(vet, "-"+skipStdFlag)
+	}
 	if nonce := os.Getenv("LOCKGAP_BENCH_NONCE"); nonce != "" {
 		vet = append(vet, "-"+nonceFlag+"="+nonce)
 	}
@@ -248,17 +280,21 @@ func vetErrors(b []byte) []byte {
 
 // listPackages resolves patterns to import paths, the set whose findings
 // are reported.
-func listPackages(patterns []string) (map[string]bool, error) {
-	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, patterns...)...)
+func listPackages(patterns []string) (roots map[string]bool, anyStd bool, err error) {
+	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}} {{.Standard}}"}, patterns...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
+		return nil, false, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
 	}
-	roots := map[string]bool{}
-	for _, p := range strings.Fields(string(out)) {
-		roots[p] = true
+	roots = map[string]bool{}
+	for line := range strings.Lines(string(out)) {
+		path, std, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if path != "" {
+			roots[path] = true
+			anyStd = anyStd || std == "true"
+		}
 	}
-	return roots, nil
+	return roots, anyStd, nil
 }

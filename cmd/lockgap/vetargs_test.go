@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/lockgap/lockgap/internal/lockflow"
+)
+
+// TestVetArgs checks how the driver's flags change the config go vet hands
+// the tool for a package seen only as a dependency.
+func TestVetArgs(t *testing.T) {
+	write := func(cfg map[string]any) string {
+		data, err := json.Marshal(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), "vet.cfg")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	vetxOnly := func(args []string) bool {
+		data, err := os.ReadFile(args[len(args)-1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cfg map[string]any
+		if err := json.Unmarshal(data, &cfg); err != nil {
+			t.Fatal(err)
+		}
+		return cfg["VetxOnly"] == true
+	}
+	std := map[string]any{"ImportPath": "net/http", "ModulePath": "", "VetxOnly": true}
+	mod := map[string]any{"ImportPath": "example.com/m/p", "ModulePath": "example.com/m", "VetxOnly": true}
+	for _, tc := range []struct {
+		name           string
+		cfg            map[string]any
+		flags          []string
+		wantVetxOnly   bool
+		wantSkipEngine bool
+	}{
+		{"plain go vet keeps dependencies facts-only", mod, nil, true, false},
+		{"driver analyses module dependencies fully", mod, []string{"-" + allFlag}, false, false},
+		{"driver analyses std fully when std was asked for", std, []string{"-" + allFlag}, false, false},
+		{"driver skips std dependencies", std, []string{"-" + allFlag, "-" + skipStdFlag}, true, true},
+		{"module packages are never skipped", mod, []string{"-" + allFlag, "-" + skipStdFlag}, false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lockflow.SkipAnalysis = false
+			defer func() { lockflow.SkipAnalysis = false }()
+			args := append(append([]string{"lockgap"}, tc.flags...), write(tc.cfg))
+			got := vetArgs(args)
+			if vetxOnly(got) != tc.wantVetxOnly || lockflow.SkipAnalysis != tc.wantSkipEngine {
+				t.Errorf("VetxOnly=%v SkipAnalysis=%v, want %v %v", vetxOnly(got), lockflow.SkipAnalysis, tc.wantVetxOnly, tc.wantSkipEngine)
+			}
+		})
+	}
+}

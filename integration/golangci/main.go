@@ -9,7 +9,10 @@ package main
 
 import (
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"runtime/debug"
 	"strings"
@@ -36,8 +39,11 @@ func main() {
 }
 
 // buildInfo reports the golangci-lint version linked in and the lockgap
-// one ("2.15.0-custom-lockgap-local" when lockgap comes from this
-// repository through the replace directive), unless -ldflags set them.
+// one, unless -ldflags set the version. golangci-lint salts its result
+// cache with the version, so a lockgap built from a directory (this
+// repository, through the replace directive) adds an id of the executable:
+// "2.15.0-custom-lockgap-local-1a2b3c4d5e6f". Without it, a binary rebuilt
+// after lockgap changed would be served the old binary's findings.
 func buildInfo() commands.BuildInfo {
 	info := commands.BuildInfo{Version: version, Commit: commit, Date: date, GoVersion: "unknown"}
 	if bi, ok := debug.ReadBuildInfo(); ok {
@@ -63,10 +69,29 @@ func versionOf(deps []*debug.Module) string {
 			if m.Replace != nil {
 				lockgap = m.Replace.Version // "(devel)" for a directory
 				if !strings.HasPrefix(lockgap, "v") {
-					lockgap = "local"
+					lockgap = "local-" + executableID()
 				}
 			}
 		}
 	}
 	return gcl + "-custom-lockgap-" + lockgap
+}
+
+// executableID hashes the head of the running executable, where the Go
+// linker puts the build ID, which changes with the binary's content.
+func executableID() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "unknown"
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "unknown"
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.CopyN(h, f, 32<<10); err != nil && err != io.EOF {
+		return "unknown"
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
 }

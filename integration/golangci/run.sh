@@ -2,7 +2,8 @@
 # Builds golangci-lint v2 with the lockgap plugin linked in (this module) and
 # runs it on testdata/fixture:
 #   - exactly the findings marked "// finding: PASS" in the fixture, none on
-#     the lines silenced by //nolint:lockgap or //lockgap:ignore;
+#     the lines silenced by //nolint:lockgap or //lockgap:ignore (which are
+#     findings once the directives are taken out);
 #   - --fix on a copy: the fixable files become their .go.golden, the copy
 #     still builds, is gofmt-clean, and a second run finds only the findings
 #     without a fix;
@@ -80,6 +81,18 @@ fi
 [ "$(grep -cE 'nolint:lockgap|lockgap:ignore rlockgap' "$fixture/silenced.go")" -eq 2 ] ||
 	fail "silenced.go should hold one //nolint:lockgap and one //lockgap:ignore"
 before=$(wc -l <"$tmp/issues")
+
+echo "== the silenced shapes are findings without their directives"
+dir=$(copy unsilenced)
+sed -i -e 's|//nolint:lockgap //|//|' -e 's|//lockgap:ignore rlockgap|// was ignored:|' "$dir/silenced.go"
+grep -qE '//nolint|//lockgap:ignore' "$dir/silenced.go" && fail "directives left in the copy"
+lint "$dir"
+{
+	expected "$fixture"
+	grep -n 'n\.mu\.Lock()' "$dir/silenced.go" | sed -E 's/^([0-9]+):.*/silenced.go:\1 rlockgap/'
+} | sort >"$tmp/want"
+[ "$(grep -c '^silenced' "$tmp/want")" -eq 2 ] || fail "silenced.go should have two Lock calls"
+check "without the directives" "$tmp/want"
 
 echo "== golangci-lint run --fix on a copy"
 dir=$(copy fix)

@@ -180,3 +180,26 @@ func (p *Pool) Assign(i int, w *Worker) *Worker {
 	p.mu.Unlock()
 	return w
 }
+
+// Poller is stopped by whoever clears running: two Stops that both saw it
+// set in the first section both clear it and both close done, and the
+// second close panics. Reported, although clearing a flag is idempotent:
+// what the stale flag gates beside the clear need not be.
+type Poller struct {
+	mu      sync.Mutex
+	running bool
+	done    chan struct{}
+}
+
+func (w *Poller) Stop() {
+	w.mu.Lock()
+	running := w.running
+	w.mu.Unlock()
+	if !running {
+		return
+	}
+	w.mu.Lock() // want `w.mu is locked again after the section that checked: the write is decided by running, read in an earlier section, which may be stale`
+	w.running = false
+	close(w.done)
+	w.mu.Unlock()
+}

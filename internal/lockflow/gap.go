@@ -1053,33 +1053,28 @@ func lastStore(load ssa.Instruction, a *ssa.Alloc) *ssa.Store {
 	return nil
 }
 
-// drivesCodeUnderTest reports whether g is in a test file and takes the
-// lock of a type declared outside the tests: the test is driving the
-// state of the code under test by hand (often putting back what it took
-// out, to stage a race on purpose), which is not code that runs
-// concurrently with itself. Locks of types the tests declare (fakes,
-// harnesses) are still checked.
+// drivesCodeUnderTest reports whether g is in a test file and the lock
+// belongs to a value of a type declared outside the tests, taken directly
+// or through the code's own methods: the test is driving the code under
+// test by hand, one step after another (often putting back what it took
+// out, to stage a race on purpose), not running concurrently with itself.
+// Locks of types the tests declare (fakes, harnesses) are still checked.
 func (fs *funcState) drivesCodeUnderTest(g *Gap) bool {
-	fset := fs.fn.Prog.Fset
-	if !strings.HasSuffix(fset.Position(fs.fn.Pos()).Filename, "_test.go") {
+	if !inTestFile(fs.fn) || g.Lock.Root == nil {
 		return false
 	}
-	call, ok := g.BOpenInst.(ssa.CallInstruction)
-	if !ok || g.BHelper || len(call.Common().Args) == 0 {
-		return false
+	t := g.Lock.Root.Type()
+	for {
+		p, ok := t.Underlying().(*types.Pointer)
+		if !ok {
+			break
+		}
+		t = p.Elem()
 	}
-	fa, ok := call.Common().Args[0].(*ssa.FieldAddr)
-	if !ok {
-		return false
-	}
-	ptr, ok := fa.X.Type().Underlying().(*types.Pointer)
-	if !ok {
-		return false
-	}
-	named, ok := types.Unalias(ptr.Elem()).(*types.Named)
+	named, ok := types.Unalias(t).(*types.Named)
 	if !ok {
 		return false
 	}
 	pos := named.Origin().Obj().Pos()
-	return pos.IsValid() && !strings.HasSuffix(fset.Position(pos).Filename, "_test.go")
+	return pos.IsValid() && !strings.HasSuffix(fs.fn.Prog.Fset.Position(pos).Filename, "_test.go")
 }

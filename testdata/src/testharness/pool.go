@@ -16,3 +16,60 @@ func (p *Pool) Put(c string) {
 	p.conns = append(p.conns, c)
 	p.mu.Unlock()
 }
+
+// Layers is a tree of layers whose add is only ever called by Stack.Push,
+// with the stack's own lock held: the outer lock serialises add's two
+// sections. A test that calls add on its own does not change that.
+type Layers struct {
+	mu    sync.RWMutex
+	nodes map[string]*layer
+}
+
+type layer struct {
+	root   string
+	parent *layer
+}
+
+func (l *Layers) get(root string) *layer {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.nodes[root]
+}
+
+func (l *Layers) add(root, parent string) bool {
+	if l.get(root) != nil {
+		return false
+	}
+	p := l.get(parent)
+	if p == nil {
+		return false
+	}
+	l.mu.Lock()
+	l.nodes[root] = &layer{root: root, parent: p}
+	l.mu.Unlock()
+	return true
+}
+
+type Stack struct {
+	mu     sync.Mutex
+	layers *Layers
+}
+
+func (s *Stack) Push(root, parent string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.layers.add(root, parent)
+}
+
+// Len and Grow lock internally.
+func (p *Pool) Len() int {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return len(p.conns)
+}
+
+func (p *Pool) Grow(c string) {
+	p.mu.Lock()
+	p.conns = append(p.conns, c)
+	p.mu.Unlock()
+}

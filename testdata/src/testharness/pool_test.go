@@ -91,3 +91,21 @@ func (s *fakeSink) Send(m string) bool {
 	s.mu.Unlock()
 	return true
 }
+
+func TestAddBare(t *testing.T) {
+	l := &Layers{nodes: map[string]*layer{"base": {root: "base"}}}
+	if !l.add("top", "base") {
+		t.Fatal("add failed")
+	}
+}
+
+// TestGrowTo calls the pool's own methods one after another; a decision
+// between them is the test's sequence, not a race. Silent.
+func TestGrowTo(t *testing.T) {
+	p := newTestPool()
+	for p.Len() < 3 {
+		p.Grow("c")
+	}
+}
+
+func newTestPool() *Pool { return &Pool{} }

@@ -357,7 +357,7 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 	}
 	fs.dump()
 	for _, g := range fs.findGaps() {
-		if !fs.drivesCodeUnderTest(g) {
+		if !fs.drivesCodeUnderTest(g) && !fs.unsharedLocal(g) {
 			e.res.Gaps = append(e.res.Gaps, g)
 		}
 	}

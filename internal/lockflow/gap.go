@@ -1078,3 +1078,79 @@ func (fs *funcState) drivesCodeUnderTest(g *Gap) bool {
 	pos := named.Origin().Obj().Pos()
 	return pos.IsValid() && !strings.HasSuffix(fs.fn.Prog.Fset.Position(pos).Filename, "_test.go")
 }
+
+// unsharedLocal reports whether g's lock belongs to an object this
+// function allocated and never lets another goroutine reach: it is only
+// dereferenced here or handed to functions of the package that do the
+// same (no go statement, closure, store, send or interface conversion on
+// the way), so no one can act between the sections.
+func (fs *funcState) unsharedLocal(g *Gap) bool {
+	a, ok := g.Lock.Root.(*ssa.Alloc)
+	if !ok || a.Parent() != fs.fn {
+		return false
+	}
+	return staysLocal(a, 0)
+}
+
+// staysLocal reports whether v (a pointer) is only dereferenced, has
+// fields taken, or is passed to static callees in which the parameter
+// stays local too, and those callees start no goroutine.
+func staysLocal(v ssa.Value, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	for _, ref := range *v.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.FieldAddr:
+			if !staysLocal(x, depth) {
+				return false
+			}
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+		case *ssa.Store:
+			if x.Val == v {
+				return false
+			}
+		case *ssa.DebugRef:
+		case *ssa.Call, *ssa.Defer:
+			call := x.(ssa.CallInstruction).Common()
+			callee := call.StaticCallee()
+			if callee == nil || call.Value == v {
+				return false
+			}
+			if obj := callee.Object(); obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "sync" {
+				continue // locking it
+			}
+			if len(callee.Blocks) == 0 {
+				return false
+			}
+			for i, arg := range call.Args {
+				if arg != v {
+					continue
+				}
+				if i >= len(callee.Params) || startsGoroutine(callee) || !staysLocal(callee.Params[i], depth+1) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// startsGoroutine reports whether fn has a go statement or makes a
+// closure (which might run elsewhere).
+func startsGoroutine(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch instr.(type) {
+			case *ssa.Go, *ssa.MakeClosure:
+				return true
+			}
+		}
+	}
+	return false
+}

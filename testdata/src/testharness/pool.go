@@ -73,3 +73,26 @@ func (p *Pool) Grow(c string) {
 	p.conns = append(p.conns, c)
 	p.mu.Unlock()
 }
+
+// Drain fills a pool it made itself and never hands to anyone: its lock
+// has no other user, so the check and the refill cannot be split. Silent.
+func Drain(n int) int {
+	p := &Pool{}
+	for p.Len() < n {
+		p.Grow("c")
+	}
+	return p.Len()
+}
+
+// Serve makes a pool and lets a goroutine use it: the check and the
+// refill can be split by that goroutine. Reported.
+func Serve(n int, done chan struct{}) {
+	p := &Pool{}
+	go func() {
+		p.Put("c")
+		close(done)
+	}()
+	if p.Len() < n {
+		p.Grow("c") // want `p.mu is locked again for writing by p.Grow after RUnlock: the write is decided by p.Len\(\)`
+	}
+}

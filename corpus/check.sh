@@ -9,6 +9,8 @@
 # keeping the verdicts of findings that are still reported (new ones get
 # verdict "?" to be reviewed). Exit 1 if anything differs (or panicked).
 set -euo pipefail
+# Some module zips ship a go.work naming folders they do not contain.
+export GOWORK=off
 update=false
 if [ "${1:-}" = "-update" ]; then update=true; shift; fi
 here=$(cd "$(dirname "$0")" && pwd)

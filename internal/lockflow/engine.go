@@ -470,8 +470,8 @@ func (fs *funcState) summarize() *summary {
 	}
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
+		if !ok || b == fn.Recover {
+			continue // (a deferred recover's return hands back what the results last held)
 		}
 		// Only what the results carry by data: a helper that looks
 		// something up and then returns a new object it created returns
@@ -480,6 +480,10 @@ func (fs *funcState) summarize() *summary {
 		// (an error built from what was read does not taint the object
 		// returned beside it).
 		for i, v := range ret.Results {
+			// An error describes a failure: it carries a read only when it
+			// is the value read (a stored error handed back), not when it
+			// was built from what was read.
+			failure := isError(v.Type())
 			if mi, ok := v.(*ssa.MakeInterface); ok {
 				v = mi.X
 			}
@@ -491,6 +495,9 @@ func (fs *funcState) summarize() *summary {
 				bit = 1 << i
 			}
 			fs.taint[v].each(func(ri int) {
+				if failure && !fs.carriesDirectly(ret.Results[i], ri) {
+					return
+				}
 				r := &fs.reads[ri]
 				l := ownLock(r.held)
 				if l == nil {

@@ -978,6 +978,13 @@ func (fs *funcState) recordsFailure(w *writeSite, ri int) bool {
 	if w.kind != writeStore || w.stored == nil || w.removal || !isError(w.stored.Type()) {
 		return false
 	}
+	return !fs.carriesDirectly(w.stored, ri)
+}
+
+// carriesDirectly reports whether v is the value of read ri itself, passed
+// on through variables, phis and conversions but not through a call: an
+// error built by a call describes a failure, whatever it mentions.
+func (fs *funcState) carriesDirectly(v ssa.Value, ri int) bool {
 	seen := map[ssa.Value]bool{}
 	var carries func(v ssa.Value) bool
 	carries = func(v ssa.Value) bool {
@@ -1013,7 +1020,7 @@ func (fs *funcState) recordsFailure(w *writeSite, ri int) bool {
 		}
 		return false
 	}
-	return !carries(w.stored)
+	return carries(v)
 }
 
 // lastStore finds the store to the local variable a that load reads,

@@ -2,6 +2,7 @@ package checkthenact
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"sync"
 )
@@ -102,4 +103,57 @@ func (p *Pipe) Next(finish func()) (n int, err error) {
 	defer p.mu.Unlock()
 	p.sent++
 	return p.sent, nil
+}
+
+// Refs holds references for writers: tryHold claims a reference, or fails
+// with an error that describes who holds it; the writer that claimed it
+// releases it when done. The error describes a failure, and deciding on
+// it is deciding on the claim, made in the same section. Silent.
+type Refs struct {
+	mu   sync.Mutex
+	held map[string]hold
+}
+
+type hold struct{ owner string }
+
+func (r *Refs) tryHold(ref, owner string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if h, ok := r.held[ref]; ok {
+		return fmt.Errorf("ref %s is held by %s", ref, h.owner)
+	}
+	r.held[ref] = hold{owner: owner}
+	return nil
+}
+
+func (r *Refs) release(ref string) {
+	r.mu.Lock()
+	delete(r.held, ref)
+	r.mu.Unlock()
+}
+
+// open checks the holder and fails with an error naming it.
+func (r *Refs) open(ref, owner string, create func() error) error {
+	r.mu.Lock()
+	h := r.held[ref]
+	r.mu.Unlock()
+	if h.owner != owner {
+		return fmt.Errorf("ref %s: held by %s, not %s", ref, h.owner, owner)
+	}
+	if err := create(); err != nil {
+		return fmt.Errorf("ref %s (%s): %w", ref, h.owner, err)
+	}
+	return nil
+}
+
+func (r *Refs) Write(ref, owner string, create, write func() error) error {
+	if err := r.tryHold(ref, owner); err != nil {
+		return err
+	}
+	if err := r.open(ref, owner, create); err != nil {
+		r.release(ref)
+		return err
+	}
+	defer r.release(ref)
+	return write()
 }

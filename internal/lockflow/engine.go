@@ -121,19 +121,38 @@ type engine struct {
 	// Call structure, to tell functions only ever called with a lock
 	// held: static call sites per callee, those seen with a lock held, and
 	// functions used other than by a static call.
-	calls, callsLocked map[*ssa.Function]int
-	escapes            map[*ssa.Function]bool
+	calls       map[*ssa.Function][]staticCall
+	lockedCalls map[ssa.Instruction]bool
+	escapes     map[*ssa.Function]bool
+}
+
+// staticCall is a static call of a function of the package.
+type staticCall struct {
+	caller *ssa.Function
+	instr  ssa.Instruction
 }
 
 // onlyCalledLocked reports whether every call of fn in the package holds
-// some lock, and fn cannot be called from elsewhere: an outer lock (a
-// per-key lock, say) then serialises fn's sections.
+// some lock, or is made by a function that is itself only called so, and
+// fn cannot be called from elsewhere: an outer lock (a per-key lock, say)
+// then serialises fn's sections.
 func (e *engine) onlyCalledLocked(fn *ssa.Function) bool {
-	if e.escapes[fn] || e.calls[fn] == 0 || e.callsLocked[fn] != e.calls[fn] {
+	return e.calledLocked(fn, map[*ssa.Function]bool{})
+}
+
+func (e *engine) calledLocked(fn *ssa.Function, visiting map[*ssa.Function]bool) bool {
+	if visiting[fn] || e.escapes[fn] || len(e.calls[fn]) == 0 {
 		return false
 	}
 	if obj := fn.Object(); obj != nil && obj.Exported() {
 		return false
+	}
+	visiting[fn] = true
+	defer delete(visiting, fn)
+	for _, c := range e.calls[fn] {
+		if !e.lockedCalls[c.instr] && !e.calledLocked(c.caller, visiting) {
+			return false
+		}
 	}
 	return true
 }
@@ -144,8 +163,8 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.mutated = make(map[*types.Var]bool)
 	e.stores = make(map[*types.Var]int)
 	e.storesOther = make(map[*types.Var]bool)
-	e.calls = make(map[*ssa.Function]int)
-	e.callsLocked = make(map[*ssa.Function]int)
+	e.calls = make(map[*ssa.Function][]staticCall)
+	e.lockedCalls = make(map[ssa.Instruction]bool)
 	e.escapes = make(map[*ssa.Function]bool)
 	var ops []*ssa.Value
 	for _, fn := range funcs {
@@ -158,7 +177,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 				if c, ok := instr.(*ssa.Call); ok && !tests {
 					callee, _ = calleeOf(e.pkg, c)
 					if callee != nil {
-						e.calls[callee]++
+						e.calls[callee] = append(e.calls[callee], staticCall{fn, instr})
 					}
 				}
 				ops = instr.Operands(ops[:0])

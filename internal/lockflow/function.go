@@ -231,8 +231,8 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 				}
-				if callee, _ := calleeOf(e.pkg, x); callee != nil && len(s) > 0 && !inTestFile(fn) {
-					e.callsLocked[callee]++
+				if len(s) > 0 {
+					e.lockedCalls[instr] = true
 				}
 				h, ok := helpers[instr]
 				if !ok && len(s) > 0 {

@@ -405,3 +405,30 @@ func (r *Imports) AddSharedFrom(name string, tmpl *Import, announce func(*Import
 	r.mu.Unlock()
 	return nil
 }
+
+// HandleAll takes the key's lock and hands over to a helper that holds no
+// lock itself; the helper's callee, two calls below the lock, is still
+// only ever run under it. Silent.
+func (s *Store) HandleAll(keys []string) {
+	for _, k := range keys {
+		l := s.keyLock(k)
+		l.Lock()
+		s.handleLocked(k)
+		l.Unlock()
+	}
+}
+
+func (s *Store) handleLocked(k string) {
+	if k != "" {
+		s.bump(k)
+	}
+}
+
+func (s *Store) bump(k string) {
+	s.mu.Lock()
+	n := s.counts[k]
+	s.mu.Unlock()
+	s.mu.Lock()
+	s.counts[k] = n + 1
+	s.mu.Unlock()
+}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -209,13 +210,19 @@ func drive(args []string) int {
 		return 0
 	}
 
-	roots, anyStd, err := listPackages(o.patterns)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "lockgap: %v\n", err)
-		return 1
+	// go list names the packages asked for; it runs beside go vet, which
+	// takes longer, so that a warm run costs what go vet's does.
+	type listed struct {
+		roots map[string]bool
+		err   error
 	}
+	list := make(chan listed, 1)
+	go func() {
+		roots, err := listPackages(o.patterns)
+		list <- listed{roots, err}
+	}()
 	vet := []string{"vet", "-vettool=" + self, "-" + allFlag, "-json"}
-	if !anyStd {
+	if !mayNameStd(o.patterns) {
 		// No standard package was asked for: the standard library is only
 		// a dependency, and its lock summaries matter to no caller
 		// outside it (it exports no lock a caller takes). The flag also
@@ -230,6 +237,12 @@ func drive(args []string) int {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	runErr := cmd.Run()
+	l := <-list
+	if l.err != nil {
+		fmt.Fprintf(os.Stderr, "lockgap: %v\n", l.err)
+		return 1
+	}
+	roots := l.roots
 
 	tree, treeErrs, err := decodeTrees(&stdout)
 	if err != nil {
@@ -280,21 +293,33 @@ func vetErrors(b []byte) []byte {
 
 // listPackages resolves patterns to import paths, the set whose findings
 // are reported.
-func listPackages(patterns []string) (roots map[string]bool, anyStd bool, err error) {
-	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}} {{.Standard}}"}, patterns...)...)
+// mayNameStd reports whether a pattern may match standard packages: "std",
+// "cmd", or an import path whose first element has no dot (a module path
+// without one errs on the safe side: std is then analysed, only slower).
+func mayNameStd(patterns []string) bool {
+	for _, p := range patterns {
+		if strings.HasPrefix(p, ".") || filepath.IsAbs(p) || strings.HasPrefix(p, "-") {
+			continue
+		}
+		first, _, _ := strings.Cut(p, "/")
+		if !strings.Contains(first, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+func listPackages(patterns []string) (map[string]bool, error) {
+	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, patterns...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, false, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
 	}
-	roots = map[string]bool{}
-	for line := range strings.Lines(string(out)) {
-		path, std, _ := strings.Cut(strings.TrimSpace(line), " ")
-		if path != "" {
-			roots[path] = true
-			anyStd = anyStd || std == "true"
-		}
+	roots := map[string]bool{}
+	for _, p := range strings.Fields(string(out)) {
+		roots[p] = true
 	}
-	return roots, anyStd, nil
+	return roots, nil
 }

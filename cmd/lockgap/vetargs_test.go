@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/lockgap/lockgap/internal/lockflow"
@@ -58,5 +59,23 @@ func TestVetArgs(t *testing.T) {
 				t.Errorf("VetxOnly=%v SkipAnalysis=%v, want %v %v", vetxOnly(got), lockflow.SkipAnalysis, tc.wantVetxOnly, tc.wantSkipEngine)
 			}
 		})
+	}
+}
+
+func TestMayNameStd(t *testing.T) {
+	for patterns, want := range map[string]bool{
+		"./...":                      false,
+		"../x ./y":                   false,
+		"/abs/dir":                   false,
+		"example.com/m/...":          false,
+		"std":                        true,
+		"net/http":                   true,
+		"cmd/go/...":                 true,
+		"example.com/m/... net/http": true,
+		"lockgap-examples/...":       true, // a dotless module path: std is analysed, only slower
+	} {
+		if got := mayNameStd(strings.Fields(patterns)); got != want {
+			t.Errorf("mayNameStd(%q) = %v, want %v", patterns, got, want)
+		}
 	}
 }

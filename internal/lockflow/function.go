@@ -77,6 +77,7 @@ type funcState struct {
 	releases map[int][]ssa.Instruction // acquire index -> the releases closing it
 
 	inputLabel map[ssa.Value]int // parameters and free variables -> their pseudo read site
+	reaching   map[*ssa.UnOp][]ssa.Value
 
 	dropsCallerLock map[pathKey]bool // locks released here without being taken here
 
@@ -385,10 +386,18 @@ func (fs *funcState) computeTaint() {
 					t.unionWith(fs.phiGate(x))
 				case *ssa.UnOp:
 					if x.Op == token.MUL {
+						reached := false
 						if a := fs.localRoot(x.X); a != nil {
-							t.unionWith(fs.taint[a])
+							var vals []ssa.Value
+							if vals, reached = fs.reachingOf(x, a); reached {
+								for _, v := range vals {
+									t.unionWith(fs.taint[v])
+								}
+							} else {
+								t.unionWith(fs.taint[a])
+							}
 						}
-						if !fs.unlockedShared(instr) && !fs.e.immutableLoad(x) {
+						if !reached && !fs.unlockedShared(instr) && !fs.e.immutableLoad(x) {
 							t.unionWith(fs.taint[x.X])
 						}
 					} else {
@@ -593,4 +602,142 @@ func (fs *funcState) tupleRead(x *ssa.Extract) (int, bool) {
 	}
 	ri, ok := fs.readIdx[in]
 	return ri, ok
+}
+
+// reachingOf memoises reachingValues across the rounds of computeTaint.
+func (fs *funcState) reachingOf(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bool) {
+	if r, ok := fs.reaching[load]; ok {
+		return r, r != nil
+	}
+	vals, ok := fs.reachingValues(load, a)
+	if fs.reaching == nil {
+		fs.reaching = make(map[*ssa.UnOp][]ssa.Value)
+	}
+	if !ok {
+		vals = nil
+	}
+	fs.reaching[load] = vals
+	return vals, ok
+}
+
+// reachingValues finds what a load of the local variable a (or of one of
+// its fields) reads, when a single store dominates it and no other store of
+// the same place can come between: a variable assigned in section A and
+// again in section B then carries only B's value from there on. It also
+// returns the values stored into a's fields, conservatively. ok is false
+// when the variable's address is taken or no such store is found.
+func (fs *funcState) reachingValues(load *ssa.UnOp, a *ssa.Alloc) (vals []ssa.Value, ok bool) {
+	field := -1
+	switch addr := load.X.(type) {
+	case *ssa.Alloc:
+	case *ssa.FieldAddr:
+		if addr.X != a {
+			return nil, false
+		}
+		field = addr.Field
+	default:
+		return nil, false
+	}
+	var stores, partial []*ssa.Store
+	for _, ref := range *a.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr != a {
+				return nil, false
+			}
+			stores = append(stores, x)
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil, false
+			}
+		case *ssa.FieldAddr:
+			for _, fref := range *x.Referrers() {
+				switch y := fref.(type) {
+				case *ssa.Store:
+					if y.Addr != x {
+						return nil, false
+					}
+					if x.Field == field {
+						stores = append(stores, y)
+					} else {
+						partial = append(partial, y)
+					}
+				case *ssa.UnOp:
+					if y.Op != token.MUL {
+						return nil, false
+					}
+				case *ssa.DebugRef:
+				default:
+					return nil, false
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil, false
+		}
+	}
+	var best *ssa.Store
+	for _, st := range stores {
+		if fs.dominates(st, load) && (best == nil || fs.dominates(best, st)) {
+			best = st
+		}
+	}
+	if best == nil {
+		return nil, false
+	}
+	for _, st := range stores {
+		if st != best && fs.mayComeBetween(best, st, load) {
+			return nil, false
+		}
+	}
+	vals = append(vals, best.Val)
+	if field < 0 {
+		for _, st := range partial {
+			vals = append(vals, st.Val)
+		}
+	}
+	return vals, true
+}
+
+// dominates reports whether instruction a runs before b on every path to b.
+func (fs *funcState) dominates(a, b ssa.Instruction) bool {
+	if a.Block() == b.Block() {
+		return fs.before(a, b)
+	}
+	return a.Block().Dominates(b.Block())
+}
+
+// mayComeBetween reports whether mid may run after first and before last.
+func (fs *funcState) mayComeBetween(first, mid, last ssa.Instruction) bool {
+	fb, mb, lb := first.Block(), mid.Block(), last.Block()
+	if mb == lb && fs.before(mid, last) && (fb != lb || fs.before(first, mid)) {
+		return true
+	}
+	// Leave first's block, reach mid's, and go on to last's.
+	for _, succ := range fb.Succs {
+		if fs.reachable(succ, mb) {
+			for _, s2 := range mb.Succs {
+				if fs.reachable(s2, lb) {
+					return true
+				}
+			}
+			if mb == fb && fs.before(mid, first) {
+				continue
+			}
+			if mb != fb && mb == lb && fs.before(mid, last) {
+				return true
+			}
+		}
+	}
+	return mb == fb && fs.before(first, mid) && fb != lb && fs.reachableFromEnd(fb, lb)
+}
+
+// reachableFromEnd reports whether to can be reached after leaving from.
+func (fs *funcState) reachableFromEnd(from, to *ssa.BasicBlock) bool {
+	for _, succ := range from.Succs {
+		if fs.reachable(succ, to) {
+			return true
+		}
+	}
+	return false
 }

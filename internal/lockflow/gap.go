@@ -957,6 +957,12 @@ func (fs *funcState) restores(w *writeSite) bool {
 					only = st.Val
 					n++
 				}
+				if fa, ok := ref.(*ssa.FieldAddr); ok && slices.ContainsFunc(*fa.Referrers(), func(r ssa.Instruction) bool {
+					st, ok := r.(*ssa.Store)
+					return ok && st.Addr == ssa.Value(fa)
+				}) {
+					return false // a field of the saved copy was changed: not what was read
+				}
 			}
 			if n == 1 {
 				v = only

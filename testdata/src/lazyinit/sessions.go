@@ -5,6 +5,7 @@ package lazyinit
 import (
 	"strings"
 	"sync"
+	"time"
 )
 
 type Session struct {
@@ -147,4 +148,63 @@ func (w *Widths) Width(r rune) int {
 	w.widths[r] = n
 	w.mu.Unlock()
 	return n
+}
+
+// Resolver caches lookups in a struct value and checks freshness again
+// under the write lock; on failure it extends the entry it re-read and
+// stores it back. Double-checked locking through a struct local whose
+// field is assigned later: silent.
+type resolved struct {
+	addrs []string
+	until time.Time
+	hits  int
+}
+
+type Resolver struct {
+	mu    sync.RWMutex
+	cache map[string]resolved
+}
+
+func (r *Resolver) Lookup(name string, lookup func(string) ([]string, error), grace time.Duration) []string {
+	r.mu.RLock()
+	e := r.cache[name]
+	r.mu.RUnlock()
+	if time.Now().Before(e.until) {
+		return e.addrs
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e = r.cache[name]
+	if time.Now().Before(e.until) {
+		return e.addrs
+	}
+	addrs, err := lookup(name)
+	if err != nil {
+		if grace > 0 {
+			e.until = time.Now().Add(grace)
+			r.cache[name] = e
+			return e.addrs
+		}
+		return nil
+	}
+	if e.until.IsZero() && len(r.cache) >= 100 {
+		for k := range r.cache {
+			delete(r.cache, k)
+			break
+		}
+	}
+	r.cache[name] = resolved{addrs: addrs, until: time.Now().Add(time.Minute)}
+	return addrs
+}
+
+// Hit counts a use on the copy of the entry it read under the read lock
+// and stores that copy back: an update made in between is lost. Reported.
+func (r *Resolver) Hit(name string) {
+	r.mu.RLock()
+	e := r.cache[name]
+	r.mu.RUnlock()
+	e.hits++
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: the value written derives from e`
+	r.cache[name] = e
+	r.mu.Unlock()
 }

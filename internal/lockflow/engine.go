@@ -518,6 +518,13 @@ func (fs *funcState) summarize() *summary {
 					return
 				}
 				r := &fs.reads[ri]
+				if ld, ok := r.instr.(*ssa.UnOp); ok && fs.e.immutableLoad(ld) &&
+					(plainType(ld.Type()) || fs.carriesDirectly(ret.Results[i], ri)) {
+					// Set when the object was built and never changed: the
+					// value (or the pointer handed back) cannot be stale.
+					// What it points to can, so len(m) of such a map counts.
+					return
+				}
 				l := ownLock(r.held)
 				if l == nil {
 					return

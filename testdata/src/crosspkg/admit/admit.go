@@ -29,3 +29,14 @@ func (a *Admitter) Report(k string) (int, string) {
 	a.set.Add(k)
 	return n, k
 }
+
+// AdmitUnderLimit tests the set's fixed limit, read through a method that
+// locks, before adding: the limit never changes, so nothing is stale.
+// Silent.
+func (a *Admitter) AdmitUnderLimit(k string) bool {
+	if a.set.Limit() == 0 {
+		return false
+	}
+	a.set.Add(k)
+	return true
+}

@@ -10,6 +10,7 @@ import (
 type Set struct {
 	mu    sync.Mutex
 	items map[string]bool
+	limit int
 }
 
 func New() *Set { return &Set{items: map[string]bool{}} }
@@ -50,3 +51,14 @@ func (s *Set) Room(limit int) (int, error) { // want Room:`locks arg0.mu; return
 }
 
 var errFull = errors.New("set is full")
+
+// Limit returns a field set when the set is made and never changed; read
+// under the lock or not, it cannot be stale, so the summary does not
+// return it as a locked read.
+func (s *Set) Limit() int { // want Limit:`^locks arg0.mu$`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.limit
+}
+
+func NewLimited(limit int) *Set { return &Set{items: map[string]bool{}, limit: limit} }

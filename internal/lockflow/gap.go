@@ -1017,9 +1017,9 @@ func (fs *funcState) carriesDirectly(v ssa.Value, ri int) bool {
 				return carries(x.Tuple)
 			}
 		case *ssa.UnOp:
-			if a, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL && a.Parent() == fs.fn {
-				if st := lastStore(x, a); st != nil {
-					return carries(st.Val)
+			if a := fs.localRoot(x.X); a != nil && x.Op == token.MUL {
+				if vals, ok := fs.reachingOf(x, a); ok {
+					return slices.ContainsFunc(vals, carries)
 				}
 				return fs.taint[v].has(ri) // no single store reaches: be conservative
 			}
@@ -1027,43 +1027,6 @@ func (fs *funcState) carriesDirectly(v ssa.Value, ri int) bool {
 		return false
 	}
 	return carries(v)
-}
-
-// lastStore finds the store to the local variable a that load reads,
-// walking back through blocks with a single predecessor; nil if none is
-// found that way.
-func lastStore(load ssa.Instruction, a *ssa.Alloc) *ssa.Store {
-	escapes := slices.ContainsFunc(*a.Referrers(), func(r ssa.Instruction) bool {
-		switch x := r.(type) {
-		case *ssa.Store:
-			return x.Addr != a
-		case *ssa.UnOp:
-			return x.Op != token.MUL
-		}
-		return true
-	})
-	b := load.Block()
-	i := slices.Index(b.Instrs, load)
-	for steps := 0; b != nil && steps < 64; steps++ {
-		for i--; i >= 0; i-- {
-			switch x := b.Instrs[i].(type) {
-			case *ssa.Store:
-				if x.Addr == a {
-					return x
-				}
-			case *ssa.Call:
-				if escapes {
-					return nil // the call may write the variable through its address
-				}
-			}
-		}
-		if len(b.Preds) != 1 {
-			return nil
-		}
-		b = b.Preds[0]
-		i = len(b.Instrs)
-	}
-	return nil
 }
 
 // drivesCodeUnderTest reports whether g is in a test file and the lock

@@ -85,6 +85,7 @@ type funcState struct {
 	readsIn, writesIn map[int][]int
 	decisionsOf       map[int][]staleDecision
 	direct            map[ssa.Value][]int // directReads, memoised
+	readsAt           map[pathKey][]int   // locked reads by location, for superseded
 	lockedFunc        bool                // the function takes locks itself
 }
 
@@ -480,6 +481,54 @@ func plainType(t types.Type) bool {
 		return true
 	case *types.Array:
 		return plainType(u.Elem())
+	}
+	return false
+}
+
+// loadedRecord reports whether v is of a record type (plain values, and
+// pointers, slices and arrays of them) and comes from a loader: a call
+// through an interface or a function value, or into another package. A
+// constructor of this package makes objects, which have identity.
+func loadedRecord(v ssa.Value, pkg *ssa.Package) bool {
+	if !recordType(v.Type(), 0) {
+		return false
+	}
+	if x, ok := v.(*ssa.Extract); ok {
+		v = x.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	return callee == nil || callee.Pkg != pkg
+}
+
+func recordType(t types.Type, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		if p := n.Obj().Pkg().Path(); p == "sync" || p == "sync/atomic" {
+			return false
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if !recordType(u.Field(i).Type(), depth+1) {
+				return false
+			}
+		}
+		return true
+	case *types.Array:
+		return recordType(u.Elem(), depth+1)
+	case *types.Slice:
+		return recordType(u.Elem(), depth+1)
+	case *types.Pointer:
+		return recordType(u.Elem(), depth+1)
 	}
 	return false
 }

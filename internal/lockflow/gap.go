@@ -106,7 +106,7 @@ func (fs *funcState) findGaps() []*Gap {
 			all.each(func(ri int) {
 				r := &fs.reads[ri]
 				a, ok := r.held.lookup(h.key)
-				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) {
+				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) || fs.superseded(ri, w, h.key, all) {
 					return
 				}
 				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) {
@@ -262,6 +262,12 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		case lazy:
 			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) {
 				return nil // a memo of a plain value: both racers store the same thing
+			}
+			if w.stored != nil && loadedRecord(w.stored, fs.fn.Pkg) && !fs.lockedReads(fs.taint[w.stored]) {
+				// A record loaded by key from elsewhere: a racer's entry is
+				// replaced by an equal one, and a record holds no state
+				// (no map, channel, lock or function) that could be lost.
+				return nil
 			}
 			if w.stored != nil && fs.madeIn(w.stored, w.held, h.key) && !fs.handedBack(w.stored) {
 				// Recomputed under the write lock and kept private: a
@@ -796,6 +802,35 @@ func (fs *funcState) handedBack(v ssa.Value) bool {
 					}
 				}
 			}
+		}
+	}
+	return false
+}
+
+// superseded reports whether the stale read ri is read again, on every path
+// to w, in a later section that an outer lock serialises with w's (the
+// double check of a cache made under a fetch lock), and that read decides
+// w too: the decision that counts is the later one.
+func (fs *funcState) superseded(ri int, w *writeSite, k pathKey, decide bitset) bool {
+	r := &fs.reads[ri]
+	if fs.readsAt == nil {
+		fs.readsAt = make(map[pathKey][]int)
+		for i, x := range fs.reads {
+			if len(x.held) > 0 {
+				fs.readsAt[x.loc.key()] = append(fs.readsAt[x.loc.key()], i)
+			}
+		}
+	}
+	for _, i := range fs.readsAt[r.loc.key()] {
+		r2 := &fs.reads[i]
+		if i == ri || !decide.has(i) || !fs.dominates(r.instr, r2.instr) || !fs.dominates(r2.instr, w.instr) {
+			continue
+		}
+		if _, ok := r2.held.lookup(k); !ok {
+			continue
+		}
+		if outerLock(r2.held, w.held, k) {
+			return true
 		}
 	}
 	return false

@@ -190,6 +190,13 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	for _, g := range w.guards {
 		if rereadsA(g.loc) {
 			guards = append(guards, g)
+		} else if g.existence && !g.writeOnMissing && removes(w) && g.loc.overlaps(w.loc) && fs.insideA(aLocs, g.loc) &&
+			!fs.overLimit(ri, w) {
+			// The helper looks the entry up again inside what A read
+			// and removes it only if it is there: if A's map was
+			// dropped or replaced since, it finds nothing or removes
+			// what it found.
+			return nil
 		}
 	}
 	for _, g := range guards {
@@ -280,6 +287,26 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		}
 	}
 	return g
+}
+
+// removes reports whether w deletes or clears what it writes.
+func removes(w *writeSite) bool {
+	return w.removal || w.kind == writeDelete || w.inner == writeDelete
+}
+
+// overLimit reports whether ri decides w by comparing it with a bound
+// (an eviction when full: two racers would both evict).
+func (fs *funcState) overLimit(ri int, w *writeSite) bool {
+	_, _, byLimit := fs.decides(ri, w)
+	return byLimit
+}
+
+// insideA reports whether p lies strictly inside one of the locations
+// section A read.
+func (fs *funcState) insideA(aLocs []Path, p Path) bool {
+	return slices.ContainsFunc(aLocs, func(q Path) bool {
+		return q.Root == p.Root && len(p.Steps) > len(q.Steps) && strings.HasPrefix(p.Steps, q.Steps)
+	})
 }
 
 // inlineGuards finds the branches of fs that control w and test a value

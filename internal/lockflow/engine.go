@@ -81,7 +81,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 			}
 		}
 	}
-	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool { return e.onlyCalledLocked(g.Fn) })
+	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool { return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) })
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 }
 
@@ -124,6 +124,10 @@ type engine struct {
 	calls       map[*ssa.Function][]staticCall
 	lockedCalls map[ssa.Instruction]bool
 	escapes     map[*ssa.Function]bool
+	// Goroutines: the go statements starting each function, and the
+	// functions writing under each lock class (see owner.go).
+	started map[*ssa.Function][]*ssa.Go
+	writers map[string][]*ssa.Function
 }
 
 // staticCall is a static call of a function of the package.
@@ -166,6 +170,8 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.calls = make(map[*ssa.Function][]staticCall)
 	e.lockedCalls = make(map[ssa.Instruction]bool)
 	e.escapes = make(map[*ssa.Function]bool)
+	e.started = make(map[*ssa.Function][]*ssa.Go)
+	e.writers = make(map[string][]*ssa.Function)
 	var ops []*ssa.Value
 	for _, fn := range funcs {
 		// Tests call helpers on their own, one goroutine at a time; the
@@ -180,6 +186,11 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 						e.calls[callee] = append(e.calls[callee], staticCall{fn, instr})
 					}
 				}
+				if g, ok := instr.(*ssa.Go); ok && !tests {
+					if f, _ := calleeOf(e.pkg, g); f != nil {
+						e.started[f] = append(e.started[f], g)
+					}
+				}
 				ops = instr.Operands(ops[:0])
 				for i, o := range ops {
 					f, ok := (*o).(*ssa.Function)
@@ -188,6 +199,9 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					}
 					if _, isCall := instr.(*ssa.Call); tests || (isCall && i == 0 && f == callee) {
 						continue
+					}
+					if i == 0 && onlyCalled(instr, f) {
+						continue // a closure made to be called or started right here
 					}
 					e.escapes[f] = true
 				}
@@ -375,6 +389,7 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 		return nil
 	}
 	fs.dump()
+	fs.noteWriters()
 	for _, g := range fs.findGaps() {
 		if !fs.drivesCodeUnderTest(g) && !fs.unsharedLocal(g) {
 			e.res.Gaps = append(e.res.Gaps, g)

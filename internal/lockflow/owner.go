@@ -1,0 +1,247 @@
+package lockflow
+
+import (
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A worker goroutine that owns some state: every function of the package
+// that writes under the state's lock runs only on that goroutine (started
+// once, by one go statement), and the lock only publishes the state to
+// readers. A read in one of its sections cannot go stale before the next:
+// nobody else writes. Writers in other packages are not seen; the lock's
+// holder must then be reachable from them, which the package's own
+// unexported fields usually prevent.
+
+// lockClass names a lock by the type that holds it and its field
+// ("example.com/store.Store.mu"), so that the same lock reached from two
+// functions compares equal; "" when the path does not say.
+func lockClass(p Path) string {
+	if p.Root == nil {
+		return ""
+	}
+	if g, ok := p.Root.(*ssa.Global); ok && p.Steps == "" {
+		return g.Pkg.Pkg.Path() + "." + g.Name()
+	}
+	steps := strings.Split(strings.TrimSuffix(p.Steps, ";"), ";")
+	if p.Steps == "" {
+		return ""
+	}
+	t := p.Root.Type()
+	for i, s := range steps {
+		switch {
+		case s == "*":
+		case strings.HasPrefix(s, "."):
+			holder := deref(t)
+			st, ok := typeparamCore(holder).Underlying().(*types.Struct)
+			if !ok {
+				return ""
+			}
+			var f *types.Var
+			for j := range st.NumFields() {
+				if st.Field(j).Name() == s[1:] {
+					f = st.Field(j)
+				}
+			}
+			if f == nil {
+				return ""
+			}
+			if i == len(steps)-1 {
+				return types.TypeString(holder, nil) + "." + f.Name()
+			}
+			t = f.Type()
+		case strings.HasPrefix(s, "["):
+			switch u := deref(t).Underlying().(type) {
+			case *types.Map:
+				t = u.Elem()
+			case *types.Slice:
+				t = u.Elem()
+			case *types.Array:
+				t = u.Elem()
+			default:
+				return ""
+			}
+		default:
+			return ""
+		}
+	}
+	return ""
+}
+
+func deref(t types.Type) types.Type {
+	for {
+		p, ok := t.Underlying().(*types.Pointer)
+		if !ok {
+			return t
+		}
+		t = p.Elem()
+	}
+}
+
+// ownedByWorker reports whether the gap's function and every writer of
+// its lock in the package run on one worker goroutine.
+func (e *engine) ownedByWorker(g *Gap) bool {
+	class := lockClass(g.Lock)
+	if class == "" {
+		return false
+	}
+	root := e.worker(g.Fn, map[*ssa.Function]bool{})
+	if root == nil || e.spawnedRepeatedly(root) || !loops(root) {
+		return false
+	}
+	holder := class[:strings.LastIndex(class, ".")]
+	for _, w := range e.writers[class] {
+		if isMethodOf(w, holder) && !e.escapes[w] && len(e.started[w]) == 0 {
+			// The lock holder's own API: judged by its callers here,
+			// like an API of another package.
+			for _, c := range e.calls[w] {
+				if e.worker(c.caller, map[*ssa.Function]bool{}) != root {
+					return false
+				}
+			}
+			continue
+		}
+		if e.worker(w, map[*ssa.Function]bool{}) != root {
+			return false
+		}
+	}
+	return true
+}
+
+// isMethodOf reports whether fn is a method of the named type holder (or
+// of a pointer to it).
+func isMethodOf(fn *ssa.Function, holder string) bool {
+	recv := fn.Signature.Recv()
+	return recv != nil && types.TypeString(deref(recv.Type()), nil) == holder
+}
+
+// worker returns the one go statement fn runs under, or nil: fn is
+// started by it, or called only (statically, in the package) by functions
+// that run under it, and cannot be called from elsewhere.
+func (e *engine) worker(fn *ssa.Function, visiting map[*ssa.Function]bool) *ssa.Go {
+	if visiting[fn] || e.escapes[fn] {
+		return nil
+	}
+	if obj := fn.Object(); obj != nil && obj.Exported() {
+		return nil
+	}
+	if len(e.calls[fn])+len(e.started[fn]) == 0 {
+		return nil
+	}
+	visiting[fn] = true
+	defer delete(visiting, fn)
+	var root *ssa.Go
+	same := func(r *ssa.Go) bool {
+		if root == nil {
+			root = r
+		}
+		return r != nil && r == root
+	}
+	for _, g := range e.started[fn] {
+		if !same(g) {
+			return nil
+		}
+	}
+	for _, c := range e.calls[fn] {
+		if !same(e.worker(c.caller, visiting)) {
+			return nil
+		}
+	}
+	return root
+}
+
+// spawnedRepeatedly reports whether the go statement may run more than
+// once: it sits in a loop, or its function is called in one (up the
+// package's static call chain).
+func (e *engine) spawnedRepeatedly(g *ssa.Go) bool {
+	instr := ssa.Instruction(g)
+	seen := map[*ssa.Function]bool{}
+	for depth := 0; depth < 6; depth++ {
+		if inLoop(instr.Block()) {
+			return true
+		}
+		fn := instr.Parent()
+		if seen[fn] || e.escapes[fn] || len(e.started[fn]) > 0 || len(e.calls[fn]) > 1 {
+			return true
+		}
+		seen[fn] = true
+		if len(e.calls[fn]) == 0 {
+			return false // an entry point of the package
+		}
+		instr = e.calls[fn][0].instr
+	}
+	return true
+}
+
+// loops reports whether the goroutine a go statement starts runs a loop:
+// a long-lived worker, not a job per request.
+func loops(g *ssa.Go) bool {
+	fn := g.Call.StaticCallee()
+	if fn == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		if inLoop(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// inLoop reports whether b can reach itself.
+func inLoop(b *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x == b {
+			return true
+		}
+		if !seen[x] {
+			seen[x] = true
+			stack = append(stack, x.Succs...)
+		}
+	}
+	return false
+}
+
+// onlyCalled reports whether instr is a closure of f whose only use is
+// as the function a call or go statement invokes.
+func onlyCalled(instr ssa.Instruction, f *ssa.Function) bool {
+	mc, ok := instr.(*ssa.MakeClosure)
+	if !ok || mc.Fn != f || len(*mc.Referrers()) == 0 {
+		return false
+	}
+	for _, r := range *mc.Referrers() {
+		c, ok := r.(ssa.CallInstruction)
+		if !ok || c.Common().Value != mc || slices.Contains(c.Common().Args, ssa.Value(mc)) {
+			return false
+		}
+		if _, isDefer := r.(*ssa.Defer); isDefer {
+			return false
+		}
+	}
+	return true
+}
+
+// noteWriters records fs's function as a writer under each lock class
+// it holds for writing at a write.
+func (fs *funcState) noteWriters() {
+	if inTestFile(fs.fn) {
+		return
+	}
+	for _, w := range fs.writes {
+		for _, h := range w.held {
+			if h.mode != Write {
+				continue
+			}
+			if c := lockClass(h.path); c != "" && !slices.Contains(fs.e.writers[c], fs.fn) {
+				fs.e.writers[c] = append(fs.e.writers[c], fs.fn)
+			}
+		}
+	}
+}

@@ -242,13 +242,15 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				lazy = true
 			}
 		}
-		tested, byContent, byLimit := fs.decides(ri, w)
+		tested, byContent, byLimit, byOutcome := fs.decides(ri, w)
 		if !lazy && !tested {
 			return nil // in the taint, but not what the branch tests
 		}
-		if !lazy && !byContent && (w.kind == writeDelete || w.inner == writeDelete || w.removal) {
+		if !lazy && !byContent && removes(w) && (!byOutcome || r.loc.overlaps(w.loc)) {
 			// "It exists, so delete (or clear) it" stays right if it was
-			// deleted or replaced since: removal is idempotent.
+			// deleted or replaced since: removal is idempotent. So does
+			// "it exists and closing it worked, so remove it": a racer's
+			// close fails, or it removes the entry too.
 			return nil
 		}
 		switch {
@@ -297,7 +299,7 @@ func removes(w *writeSite) bool {
 // overLimit reports whether ri decides w by comparing it with a bound
 // (an eviction when full: two racers would both evict).
 func (fs *funcState) overLimit(ri int, w *writeSite) bool {
-	_, _, byLimit := fs.decides(ri, w)
+	_, _, byLimit, _ := fs.decides(ri, w)
 	return byLimit
 }
 
@@ -682,7 +684,7 @@ func (fs *funcState) staleAddress(r *readSite, k pathKey, cur lockState) bool {
 // tests; whether some such branch tests more than its existence; and
 // whether one compares it against a bound (a limit passed, a threshold
 // reached).
-func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit bool) {
+func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, byOutcome bool) {
 	fs.eachDep(w.instr.Block(), func(d branch) {
 		c := ifCond(d.block)
 		if c == nil {
@@ -693,7 +695,11 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit b
 				return
 			}
 			tested = true
-			if _, _, ok := existenceTest(c); !ok {
+			if _, _, ok := existenceTest(c); ok {
+				// by existence
+			} else if callFailed(c) {
+				byOutcome = true
+			} else {
 				byContent = true
 			}
 			if fs.comparesBound(c, ri) {
@@ -701,7 +707,30 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit b
 			}
 		})
 	})
-	return tested, byContent, byLimit
+	return tested, byContent, byLimit, byOutcome
+}
+
+// callFailed reports whether cond tests the error a call returned
+// (err != nil, err == nil).
+func callFailed(cond ssa.Value) bool {
+	b, ok := cond.(*ssa.BinOp)
+	if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
+		return false
+	}
+	x := b.X
+	if isNil(x) {
+		x = b.Y
+	} else if !isNil(b.Y) {
+		return false
+	}
+	if !isError(x.Type()) {
+		return false
+	}
+	if e, ok := x.(*ssa.Extract); ok {
+		x = e.Tuple
+	}
+	_, ok = x.(*ssa.Call)
+	return ok
 }
 
 // comparesBound reports whether cond orders read ri against something

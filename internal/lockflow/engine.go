@@ -490,6 +490,7 @@ func (fs *funcState) summarize() *summary {
 			gs = fs.unlockedGuards(w, wb)
 		}
 		gs = append(gs, w.guards...)
+		rw.resolved = fs.resolvedEarlier(w)
 		for _, g := range gs {
 			gl, ok := toRel(fn, g.loc)
 			if !ok || len(rw.guards) >= maxGuards {
@@ -571,6 +572,34 @@ func (fs *funcState) helperLock(w *writeSite) *relLock {
 		}
 	}
 	return nil
+}
+
+// resolvedEarlier lists the locations fs's function reads under the lock
+// of w, in an earlier section, that decide w (and those its helpers
+// resolved for it).
+func (fs *funcState) resolvedEarlier(w *writeSite) []relPath {
+	var out []relPath
+	if len(w.held) == 0 {
+		return nil
+	}
+	add := func(p Path) {
+		if rp, ok := toRel(fs.fn, p); ok && len(out) < maxGuards && !slices.Contains(out, rp) {
+			out = append(out, rp)
+		}
+	}
+	fs.blockCtl[w.instr.Block().Index].each(func(ri int) {
+		r := &fs.reads[ri]
+		for _, h := range w.held {
+			if _, ok := r.held.lookup(h.key); ok && !sameSection(r.held, w.held, h.key) {
+				add(r.loc)
+				return
+			}
+		}
+	})
+	for _, p := range w.resolved {
+		add(p)
+	}
+	return out
 }
 
 // unlockedGuards finds re-checks in a function that holds no lock itself

@@ -86,6 +86,7 @@ type FactWrite struct {
 	Collection bool
 	Removal    bool
 	DataFrom   []int
+	Resolved   []FactPath
 }
 
 type FactGuard struct {
@@ -134,6 +135,11 @@ func (s *summary) toFact() *LockSummary {
 		for _, g := range w.guards {
 			if gl, ok := path(g.loc); ok {
 				fw.Guards = append(fw.Guards, FactGuard{Loc: gl, Existence: g.existence, WriteOnMissing: g.writeOnMissing, MissingCreates: g.missingCreates})
+			}
+		}
+		for _, p := range w.resolved {
+			if pl, ok := path(p); ok {
+				fw.Resolved = append(fw.Resolved, pl)
 			}
 		}
 		f.Writes = append(f.Writes, fw)
@@ -192,6 +198,11 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		for _, g := range w.Guards {
 			if gl, ok := path(g.Loc); ok {
 				rw.guards = append(rw.guards, relGuard{loc: gl, existence: g.Existence, writeOnMissing: g.WriteOnMissing, missingCreates: g.MissingCreates})
+			}
+		}
+		for _, p := range w.Resolved {
+			if pl, ok := path(p); ok {
+				rw.resolved = append(rw.resolved, pl)
 			}
 		}
 		s.writes = append(s.writes, rw)

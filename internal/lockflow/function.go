@@ -48,6 +48,9 @@ type writeSite struct {
 	// removal: the write deletes, clears, or stores nil.
 	removal bool
 	guards  []guard // re-checks inside a called helper
+	// resolved: what a called helper reads in an earlier section of its
+	// own to decide the write.
+	resolved []Path
 	pos     token.Pos
 }
 
@@ -293,6 +296,11 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						if gl, ok := h.cs.resolve(g.loc); ok {
 							ws.guards = append(ws.guards, guard{loc: gl, read: -1, existence: g.existence,
 								writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates})
+						}
+					}
+					for _, p := range w.resolved {
+						if rl, ok := h.cs.resolve(p); ok {
+							ws.resolved = append(ws.resolved, rl)
 						}
 					}
 					fs.writes = append(fs.writes, ws)

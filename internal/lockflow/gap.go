@@ -171,6 +171,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			}
 		}
 	}
+	if slices.ContainsFunc(w.resolved, func(p Path) bool { return p.key() == r.loc.key() }) {
+		// The helper looks it up again itself before deciding.
+		return nil
+	}
 	var aLocs []Path
 	for _, i := range fs.inSection(fs.readsIn, a, h.key, func(i int) lockState { return fs.reads[i].held }) {
 		aLocs = append(aLocs, fs.reads[i].loc)

@@ -42,6 +42,11 @@ type relWrite struct {
 	removal    bool      // see writeSite.removal
 	// dataFrom lists the parameters whose values flow into what is written.
 	dataFrom []int
+	// resolved lists what the callee itself reads under a lock, in an
+	// earlier section than the write, to decide it: a caller's read of the
+	// same location is superseded by it (the callee's own gap, if any, is
+	// reported in the callee).
+	resolved []relPath
 }
 
 // relGuard is a re-read inside the callee that controls a write.

@@ -81,3 +81,37 @@ func (ts *Procs) Expire(id string, now int64) {
 	delete(ts.procs, id)
 	ts.mu.Unlock()
 }
+
+// expired lists the procs whose lease ran out.
+func (ts *Procs) expired(now int64) []string {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	var ids []string
+	for id, p := range ts.procs {
+		if p.expiry <= now {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// Reap deletes what the listing found through Delete, which looks each
+// proc up again itself and deletes it only if its Delete worked: silent.
+func (ts *Procs) Reap(now int64) {
+	for _, id := range ts.expired(now) {
+		_ = ts.Delete(id)
+	}
+}
+
+func (ts *Procs) drop(id string) {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	delete(ts.procs, id)
+}
+
+// ReapBlind deletes straight from the listing: a Renew in between is lost.
+func (ts *Procs) ReapBlind(now int64) {
+	for _, id := range ts.expired(now) {
+		ts.drop(id) // want `ts.mu is locked again by ts.drop after the section that checked`
+	}
+}

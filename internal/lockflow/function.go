@@ -51,7 +51,7 @@ type writeSite struct {
 	// resolved: what a called helper reads in an earlier section of its
 	// own to decide the write.
 	resolved []Path
-	pos     token.Pos
+	pos      token.Pos
 }
 
 // guard is a re-read that controls a write: either a branch in the

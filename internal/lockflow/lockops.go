@@ -47,7 +47,13 @@ func syncLockOp(c *ssa.CallCommon) (lockOp, bool) {
 		return lockOp{}, false
 	}
 	obj, ok := callee.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || obj.Pkg().Path() != "sync" {
+	if !ok || obj.Pkg() == nil {
+		return lockOp{}, false
+	}
+	if obj.Pkg().Path() == "net/textproto" {
+		return pipelineTurn(c, obj)
+	}
+	if obj.Pkg().Path() != "sync" {
 		return lockOp{}, false
 	}
 	recv := obj.Signature().Recv()
@@ -85,6 +91,44 @@ func syncLockOp(c *ssa.CallCommon) (lockOp, bool) {
 	op.path = lockPathOf(c.Args[0])
 	op.pos = c.Pos()
 	return op, true
+}
+
+// pipelineTurn classifies the calls that bracket a turn of a
+// textproto.Pipeline: between StartResponse(id) and EndResponse(id) no
+// other response runs (the same for requests), so a turn is a critical
+// section of a lock named after the pipeline's sequencer.
+func pipelineTurn(c *ssa.CallCommon, obj *types.Func) (lockOp, bool) {
+	recv := obj.Signature().Recv()
+	if recv == nil {
+		return lockOp{}, false
+	}
+	if ptr, ok := recv.Type().(*types.Pointer); !ok || !isNamed(ptr.Elem(), "net/textproto", "Pipeline") {
+		return lockOp{}, false
+	}
+	var op lockOp
+	var seq string
+	switch obj.Name() {
+	case "StartRequest":
+		op.kind, seq = opAcquire, "request"
+	case "EndRequest":
+		op.kind, seq = opRelease, "request"
+	case "StartResponse":
+		op.kind, seq = opAcquire, "response"
+	case "EndResponse":
+		op.kind, seq = opRelease, "response"
+	default:
+		return lockOp{}, false
+	}
+	op.mode = Write
+	op.path = lockPathOf(c.Args[0])
+	op.path.Steps += "." + seq + ";"
+	op.pos = c.Pos()
+	return op, true
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
 }
 
 // syncUse says how a package uses package sync: at all (any object of

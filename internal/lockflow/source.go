@@ -74,6 +74,7 @@ func (s *Source) Callee(lparen token.Pos) string {
 // index expression of a map lookup (at its '['), the selector of a field
 // load (at its selector), or the call of a helper (at its '(').
 func (s *Source) ReadExpr(pos token.Pos) ast.Expr {
+	var ident ast.Expr
 	for _, n := range s.Enclosing(pos) {
 		switch e := n.(type) {
 		case *ast.IndexExpr:
@@ -93,12 +94,13 @@ func (s *Source) ReadExpr(pos token.Pos) ast.Expr {
 				return e
 			}
 		case *ast.Ident:
-			if e.Pos() == pos {
-				return e
+			// The selector it may end (r.n) names the read better.
+			if e.Pos() == pos && ident == nil {
+				ident = e
 			}
 		}
 	}
-	return nil
+	return ident
 }
 
 // ValueName names the value read at pos: the variable the statement

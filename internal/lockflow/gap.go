@@ -621,8 +621,24 @@ func (fs *funcState) directReads(v ssa.Value, f func(ri int)) {
 
 func (fs *funcState) directReadsOf(v ssa.Value, f func(ri int)) {
 	var walk func(v ssa.Value, depth int)
+	var phis map[*ssa.Phi]bool
 	walk = func(v ssa.Value, depth int) {
 		if depth > 8 || v == nil {
+			return
+		}
+		// A condition joined by && or || (ok && p.expiry <= now) is a
+		// boolean phi over its operands.
+		if phi, ok := v.(*ssa.Phi); ok && isBool(phi.Type()) {
+			if phis[phi] {
+				return
+			}
+			if phis == nil {
+				phis = make(map[*ssa.Phi]bool)
+			}
+			phis[phi] = true
+			for _, e := range phi.Edges {
+				walk(e, depth+1)
+			}
 			return
 		}
 		if instr, ok := v.(ssa.Instruction); ok {
@@ -940,6 +956,11 @@ func usesClock(v ssa.Value, depth int) bool {
 var errorType = types.Universe.Lookup("error").Type()
 
 func isError(t types.Type) bool { return types.Identical(t, errorType) }
+
+func isBool(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsBoolean != 0
+}
 
 // before reports whether a may execute before b on some path (a earlier
 // in the same block, or b's block reachable from a's).

@@ -115,3 +115,17 @@ func (ts *Procs) ReapBlind(now int64) {
 		ts.drop(id) // want `ts.mu is locked again by ts.drop after the section that checked`
 	}
 }
+
+// ExpireJoined is Expire with the guard joined into one condition.
+func (ts *Procs) ExpireJoined(id string, now int64) {
+	ts.mu.Lock()
+	p, ok := ts.procs[id]
+	expired := ok && p.expiry <= now
+	ts.mu.Unlock()
+	if !expired {
+		return
+	}
+	ts.mu.Lock() // want `ts.mu is locked again after the section that checked: the write is decided by`
+	delete(ts.procs, id)
+	ts.mu.Unlock()
+}

@@ -88,7 +88,7 @@ type funcState struct {
 	readsIn, writesIn map[int][]int
 	decisionsOf       map[int][]staleDecision
 	direct            map[ssa.Value][]int // directReads, memoised
-	readsAt           map[pathKey][]int   // locked reads by location, for superseded
+	readsAt           map[pathKey][]int   // reads under nested locks by location, for superseded
 	lockedFunc        bool                // the function takes locks itself
 }
 

@@ -892,7 +892,9 @@ func (fs *funcState) superseded(ri int, w *writeSite, k pathKey, decide bitset) 
 	if fs.readsAt == nil {
 		fs.readsAt = make(map[pathKey][]int)
 		for i, x := range fs.reads {
-			if len(x.held) > 0 {
+			// Only a read under two locks can be serialised with w by
+			// the other one.
+			if len(x.held) > 1 {
 				fs.readsAt[x.loc.key()] = append(fs.readsAt[x.loc.key()], i)
 			}
 		}

@@ -128,6 +128,9 @@ type engine struct {
 	// functions writing under each lock class (see owner.go).
 	started map[*ssa.Function][]*ssa.Go
 	writers map[string][]*ssa.Function
+	workers map[*ssa.Function]*ssa.Go // memo of worker
+
+	calledLockedMemo map[*ssa.Function]bool
 }
 
 // staticCall is a static call of a function of the package.
@@ -141,20 +144,24 @@ type staticCall struct {
 // fn cannot be called from elsewhere: an outer lock (a per-key lock, say)
 // then serialises fn's sections.
 func (e *engine) onlyCalledLocked(fn *ssa.Function) bool {
-	return e.calledLocked(fn, map[*ssa.Function]bool{})
+	if v, ok := e.calledLockedMemo[fn]; ok {
+		return v // false while fn's own cycle of calls is explored
+	}
+	e.calledLockedMemo[fn] = false
+	v := e.calledLocked(fn)
+	e.calledLockedMemo[fn] = v
+	return v
 }
 
-func (e *engine) calledLocked(fn *ssa.Function, visiting map[*ssa.Function]bool) bool {
-	if visiting[fn] || e.escapes[fn] || len(e.calls[fn]) == 0 {
+func (e *engine) calledLocked(fn *ssa.Function) bool {
+	if e.escapes[fn] || len(e.calls[fn]) == 0 {
 		return false
 	}
 	if obj := fn.Object(); obj != nil && obj.Exported() {
 		return false
 	}
-	visiting[fn] = true
-	defer delete(visiting, fn)
 	for _, c := range e.calls[fn] {
-		if !e.lockedCalls[c.instr] && !e.calledLocked(c.caller, visiting) {
+		if !e.lockedCalls[c.instr] && !e.onlyCalledLocked(c.caller) {
 			return false
 		}
 	}
@@ -172,6 +179,8 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.escapes = make(map[*ssa.Function]bool)
 	e.started = make(map[*ssa.Function][]*ssa.Go)
 	e.writers = make(map[string][]*ssa.Function)
+	e.workers = make(map[*ssa.Function]*ssa.Go)
+	e.calledLockedMemo = make(map[*ssa.Function]bool)
 	var ops []*ssa.Value
 	for _, fn := range funcs {
 		// Tests call helpers on their own, one goroutine at a time; the

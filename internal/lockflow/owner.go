@@ -88,7 +88,7 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 	if class == "" {
 		return false
 	}
-	root := e.worker(g.Fn, map[*ssa.Function]bool{})
+	root := e.worker(g.Fn)
 	if root == nil || e.spawnedRepeatedly(root) || !loops(root) {
 		return false
 	}
@@ -98,13 +98,13 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 			// The lock holder's own API: judged by its callers here,
 			// like an API of another package.
 			for _, c := range e.calls[w] {
-				if e.worker(c.caller, map[*ssa.Function]bool{}) != root {
+				if e.worker(c.caller) != root {
 					return false
 				}
 			}
 			continue
 		}
-		if e.worker(w, map[*ssa.Function]bool{}) != root {
+		if e.worker(w) != root {
 			return false
 		}
 	}
@@ -120,9 +120,20 @@ func isMethodOf(fn *ssa.Function, holder string) bool {
 
 // worker returns the one go statement fn runs under, or nil: fn is
 // started by it, or called only (statically, in the package) by functions
-// that run under it, and cannot be called from elsewhere.
-func (e *engine) worker(fn *ssa.Function, visiting map[*ssa.Function]bool) *ssa.Go {
-	if visiting[fn] || e.escapes[fn] {
+// that run under it, and cannot be called from elsewhere. Memoised; a
+// function on a cycle of calls counts as nil while its cycle is explored.
+func (e *engine) worker(fn *ssa.Function) *ssa.Go {
+	if r, ok := e.workers[fn]; ok {
+		return r
+	}
+	e.workers[fn] = nil
+	r := e.findWorker(fn)
+	e.workers[fn] = r
+	return r
+}
+
+func (e *engine) findWorker(fn *ssa.Function) *ssa.Go {
+	if e.escapes[fn] {
 		return nil
 	}
 	if obj := fn.Object(); obj != nil && obj.Exported() {
@@ -131,8 +142,6 @@ func (e *engine) worker(fn *ssa.Function, visiting map[*ssa.Function]bool) *ssa.
 	if len(e.calls[fn])+len(e.started[fn]) == 0 {
 		return nil
 	}
-	visiting[fn] = true
-	defer delete(visiting, fn)
 	var root *ssa.Go
 	same := func(r *ssa.Go) bool {
 		if root == nil {
@@ -146,7 +155,7 @@ func (e *engine) worker(fn *ssa.Function, visiting map[*ssa.Function]bool) *ssa.
 		}
 	}
 	for _, c := range e.calls[fn] {
-		if !same(e.worker(c.caller, visiting)) {
+		if !same(e.worker(c.caller)) {
 			return nil
 		}
 	}

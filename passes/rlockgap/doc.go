@@ -46,7 +46,13 @@
 // vanished drops the update.
 //
 // Memoising a plain value (a number, a string) computed from the key is not
-// reported: two racing callers store the same thing.
+// reported: two racing callers store the same thing. Nor is memoising a
+// record (plain fields, and pointers and slices of them; no map, channel,
+// lock or function) loaded through an interface or from another package:
+// the racer's record is replaced by an equal one. A fast-path read that is
+// checked again under an outer lock held until the write (a fetch lock)
+// is superseded by that check. State written only by one worker goroutine
+// is not reported either (see staleguard).
 //
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
 // Lock. Silence a finding with //lockgap:ignore rlockgap <reason>.

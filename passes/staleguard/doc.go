@@ -41,7 +41,12 @@
 // section itself moves the state it decided on (pending to running, an
 // in-flight entry inserted) so no one else can pass; a value that only
 // feeds logging; guard and mutation in one section; an outer lock held
-// across both sections.
+// across both sections (a textproto.Pipeline turn counts as one); removing
+// the entry looked up once a call on it succeeded (a racer's call fails,
+// or it removes the same entry); a helper that looks the entry up again
+// itself before writing; state that only one worker goroutine of the
+// package writes (started once by one go statement, running a loop), which
+// the lock merely publishes to readers.
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

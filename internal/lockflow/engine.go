@@ -74,6 +74,7 @@ func run(pass *analysis.Pass) (any, error) {
 func (e *engine) analyse(funcs []*ssa.Function) {
 	res := e.res
 	e.noteMutations(funcs)
+	e.findClaims(funcs)
 	for _, fn := range funcs {
 		if e.worthAnalysing(fn) {
 			if s := e.summaryOf(fn); !s.empty() {
@@ -131,6 +132,11 @@ type engine struct {
 	workers map[*ssa.Function]*ssa.Go // memo of worker
 
 	calledLockedMemo map[*ssa.Function]bool
+
+	// Claim maps (claims.go): the inserts that take a claim, and the
+	// functions that take or drop one for their caller.
+	claimInserts        map[ssa.Instruction]*types.Var
+	claimers, releasers map[*ssa.Function]*types.Var
 }
 
 // staticCall is a static call of a function of the package.

@@ -110,6 +110,12 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 	helpers := make(map[ssa.Instruction]helperCall)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			if op, ok := e.claimOp(instr); ok {
+				ops[instr] = op
+				if op.kind == opAcquire {
+					acqs = append(acqs, acquire{instr: instr, path: op.path, mode: op.mode})
+				}
+			}
 			call, ok := instr.(*ssa.Call)
 			if !ok {
 				continue

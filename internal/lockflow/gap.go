@@ -81,7 +81,7 @@ func (fs *funcState) findGaps() []*Gap {
 	for wi := range fs.writes {
 		w := &fs.writes[wi]
 		for _, h := range w.held {
-			if h.mode != Write {
+			if h.mode != Write || h.claim {
 				continue
 			}
 			data := fs.dataTaint(w.data)

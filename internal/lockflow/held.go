@@ -14,6 +14,7 @@ type heldLock struct {
 	path    Path
 	mode    Mode
 	openers []int // indices into lockFlow.acquires; sorted
+	claim   bool  // a claim map's pseudo-lock: an outer lock only
 }
 
 // lockState is the set of locks held on every path to a program point.
@@ -137,7 +138,7 @@ func (lf *lockFlow) step(s lockState, instr ssa.Instruction) lockState {
 	if op.kind == opRelease {
 		return s.without(k)
 	}
-	return s.with(heldLock{key: k, path: op.path, mode: op.mode, openers: []int{lf.acqIndex[instr]}})
+	return s.with(heldLock{key: k, path: op.path, mode: op.mode, openers: []int{lf.acqIndex[instr]}, claim: op.claim})
 }
 
 // computeHeld runs the forward must-hold analysis to a fixed point. Each

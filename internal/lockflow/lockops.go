@@ -36,6 +36,7 @@ type lockOp struct {
 	mode    Mode
 	path    Path
 	rwmutex bool
+	claim   bool // a claim map's pseudo-lock (claims.go)
 	pos     token.Pos
 }
 

@@ -245,7 +245,7 @@ func (fs *funcState) noteWriters() {
 	}
 	for _, w := range fs.writes {
 		for _, h := range w.held {
-			if h.mode != Write {
+			if h.mode != Write || h.claim {
 				continue
 			}
 			if c := lockClass(h.path); c != "" && !slices.Contains(fs.e.writers[c], fs.fn) {

@@ -1,0 +1,185 @@
+package lockflow
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Claim maps. A map field used as a set of taken keys is a lock by
+// another name: a claim inserts the key, under a mutex, after testing in
+// the same function that it is absent and bailing out when it is present;
+// a release deletes it. Whoever holds the claim runs alone for that key,
+// so the engine treats the span from claim to release as a critical
+// section of a pseudo-lock named after the field. Such sections serialise
+// what runs inside them (an outer lock); they are never the lock of a gap.
+
+// claimOf names the pseudo-lock of a claim map field.
+func claimOf(f *types.Var) Path {
+	return Path{Steps: "claim:" + f.Pkg().Path() + "." + f.Name() + ";"}
+}
+
+// findClaims marks the claim inserts of the package, and the functions
+// that claim a key for their caller (insert and return holding it) or
+// release one (delete it).
+func (e *engine) findClaims(funcs []*ssa.Function) {
+	e.claimInserts = make(map[ssa.Instruction]*types.Var)
+	e.claimers = make(map[*ssa.Function]*types.Var)
+	e.releasers = make(map[*ssa.Function]*types.Var)
+	claimed := make(map[*types.Var]bool)
+	inserts := make(map[*ssa.Function]*types.Var)
+	for _, fn := range funcs {
+		if !e.hasLockCalls(fn) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				u, ok := instr.(*ssa.MapUpdate)
+				if !ok {
+					continue
+				}
+				if f := mapField(u.Map); f != nil && f.Pkg() == e.pkg.Pkg && insertsIfAbsent(u, f) {
+					e.claimInserts[u] = f
+					claimed[f] = true
+					inserts[fn] = f
+				}
+			}
+		}
+	}
+	if len(claimed) == 0 {
+		return
+	}
+	for _, fn := range funcs {
+		var deleted *types.Var
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if f := claimDelete(instr); f != nil && claimed[f] {
+					deleted = f
+				}
+			}
+		}
+		switch {
+		case deleted != nil && inserts[fn] == nil:
+			e.releasers[fn] = deleted
+		case deleted == nil && inserts[fn] != nil:
+			e.claimers[fn] = inserts[fn]
+		}
+	}
+}
+
+// claimOp classifies instr as taking or dropping a claim, directly or by
+// calling a function that does.
+func (e *engine) claimOp(instr ssa.Instruction) (lockOp, bool) {
+	op := lockOp{mode: Write, claim: true, pos: instr.Pos()}
+	var f *types.Var
+	if g, ok := e.claimInserts[instr]; ok {
+		op.kind, f = opAcquire, g
+	} else if c, ok := instr.(*ssa.Call); ok {
+		if g := claimDelete(c); g != nil && e.claimed(g) {
+			op.kind, f = opRelease, g
+		} else if callee, _ := calleeOf(e.pkg, c); callee != nil {
+			if g := e.claimers[callee]; g != nil {
+				op.kind, f = opAcquire, g
+			} else if g := e.releasers[callee]; g != nil {
+				op.kind, f = opRelease, g
+			}
+		}
+	}
+	if f == nil {
+		return lockOp{}, false
+	}
+	op.path = claimOf(f)
+	return op, true
+}
+
+func (e *engine) claimed(f *types.Var) bool {
+	for _, g := range e.claimInserts {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
+
+// claimDelete returns the map field a delete(x.f, k) removes from.
+func claimDelete(instr ssa.Instruction) *types.Var {
+	c, ok := instr.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	if bi, ok := c.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "delete" || len(c.Call.Args) != 2 {
+		return nil
+	}
+	return mapField(c.Call.Args[0])
+}
+
+// mapField returns the struct field a map value was loaded from.
+func mapField(v ssa.Value) *types.Var {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	fa, ok := load.X.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	return fieldVar(fa.X.Type(), fa.Field)
+}
+
+// insertsIfAbsent reports whether the map update u of field f is made only
+// after a branch on "key present" (a comma-ok lookup of the same key in
+// the same field) that leaves, when present, without reaching u.
+func insertsIfAbsent(u *ssa.MapUpdate, f *types.Var) bool {
+	key := pathOf(u.Key).key()
+	for b := u.Block().Idom(); b != nil; b = b.Idom() {
+		cond := ifCond(b)
+		if cond == nil || !testsPresence(cond, f, key, 0) {
+			continue
+		}
+		if !reaches(b.Succs[0], u.Block()) || !reaches(b.Succs[1], u.Block()) {
+			return true
+		}
+	}
+	return false
+}
+
+// testsPresence reports whether cond is, through negations and boolean
+// joins, the "found" result of looking key up in field f.
+func testsPresence(cond ssa.Value, f *types.Var, key pathKey, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	switch x := cond.(type) {
+	case *ssa.UnOp:
+		return x.Op == token.NOT && testsPresence(x.X, f, key, depth+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if testsPresence(e, f, key, depth+1) {
+				return true
+			}
+		}
+	case *ssa.Extract:
+		l, ok := x.Tuple.(*ssa.Lookup)
+		return ok && x.Index == 1 && l.CommaOk && mapField(l.X) == f && pathOf(l.Index).key() == key
+	}
+	return false
+}
+
+// reaches reports whether to can be reached from from.
+func reaches(from, to *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if b == to {
+			return true
+		}
+		if !seen[b] {
+			seen[b] = true
+			stack = append(stack, b.Succs...)
+		}
+	}
+	return false
+}

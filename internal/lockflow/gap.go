@@ -250,11 +250,14 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		if !lazy && !tested {
 			return nil // in the taint, but not what the branch tests
 		}
-		if !lazy && !byContent && removes(w) && (!byOutcome || r.loc.overlaps(w.loc)) {
+		deletesEntry := w.kind == writeDelete || w.inner == writeDelete
+		if !lazy && !byContent && removes(w) && (!byOutcome || deletesEntry && r.loc.overlaps(w.loc)) {
 			// "It exists, so delete (or clear) it" stays right if it was
 			// deleted or replaced since: removal is idempotent. So does
-			// "it exists and closing it worked, so remove it": a racer's
-			// close fails, or it removes the entry too.
+			// "it exists and closing it worked, so delete its entry": a
+			// racer's close fails, or it deletes the same entry. Clearing
+			// a whole field because calls failed is not that (a racer may
+			// have refilled it).
 			return nil
 		}
 		switch {

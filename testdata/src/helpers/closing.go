@@ -84,3 +84,40 @@ func (p *Pool) Close() {
 	}
 	p.conns = nil
 }
+
+// Seeds is a list of addresses to try, refreshed from discovery.
+type Seeds struct {
+	mu    sync.RWMutex
+	addrs []string
+}
+
+func (s *Seeds) Addrs() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return append([]string(nil), s.addrs...)
+}
+
+func (s *Seeds) Set(addrs []string) {
+	s.mu.Lock()
+	s.addrs = addrs
+	s.mu.Unlock()
+}
+
+// Probe clears the list when none of the addresses it copied answers; a
+// list refreshed in between is cleared with them.
+func (s *Seeds) Probe(ping func(string) error) error {
+	var firstErr error
+	for _, a := range s.Addrs() {
+		if err := ping(a); err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		return nil
+	}
+	s.mu.Lock() // want `s.mu is locked again for writing after RUnlock: the write is decided by s.Addrs\(\)`
+	s.addrs = nil
+	s.mu.Unlock()
+	return firstErr
+}

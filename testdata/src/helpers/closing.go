@@ -85,16 +85,22 @@ func (p *Pool) Close() {
 	p.conns = nil
 }
 
-// Seeds is a list of addresses to try, refreshed from discovery.
+// Seeds is a list of addresses to try, refreshed from discovery, and
+// the connections made to them.
 type Seeds struct {
-	mu    sync.RWMutex
-	addrs []string
+	mu     sync.RWMutex
+	closed bool
+	addrs  []string
+	conns  map[string]*conn
 }
 
-func (s *Seeds) Addrs() []string {
+func (s *Seeds) Addrs() ([]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return append([]string(nil), s.addrs...)
+	if s.closed {
+		return nil, ErrClosed
+	}
+	return append([]string(nil), s.addrs...), nil
 }
 
 func (s *Seeds) Set(addrs []string) {
@@ -103,12 +109,31 @@ func (s *Seeds) Set(addrs []string) {
 	s.mu.Unlock()
 }
 
+func (s *Seeds) connTo(addr string) (*conn, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c, ok := s.conns[addr]
+	if !ok {
+		c = dial(addr)
+		s.conns[addr] = c
+	}
+	return c, nil
+}
+
 // Probe clears the list when none of the addresses it copied answers; a
 // list refreshed in between is cleared with them.
-func (s *Seeds) Probe(ping func(string) error) error {
+func (s *Seeds) Probe(ping func(*conn) error, shuffle func(n int) []int) error {
 	var firstErr error
-	for _, a := range s.Addrs() {
-		if err := ping(a); err != nil {
+	addrs, err := s.Addrs()
+	if err != nil {
+		return err
+	}
+	for _, i := range shuffle(len(addrs)) {
+		c, err := s.connTo(addrs[i])
+		if err != nil {
+			continue
+		}
+		if err := ping(c); err != nil {
 			if firstErr == nil {
 				firstErr = err
 			}
@@ -116,7 +141,7 @@ func (s *Seeds) Probe(ping func(string) error) error {
 		}
 		return nil
 	}
-	s.mu.Lock() // want `s.mu is locked again for writing after RUnlock: the write is decided by s.Addrs\(\)`
+	s.mu.Lock() // want `s.mu is locked again for writing after RUnlock: the write is decided by addrs`
 	s.addrs = nil
 	s.mu.Unlock()
 	return firstErr

@@ -292,10 +292,69 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			}
 			g.Kind = LazyInit
 		default:
+			if fs.flushes(w, r, h) {
+				return nil
+			}
 			g.Kind = Gated
 		}
 	}
 	return g
+}
+
+// flushes reports whether w clears the very boolean flag the stale read saw set
+// ("dirty", "pending") in a section that otherwise only reads: whatever
+// it does with the state it reads there fresh (a snapshot saved to disk)
+// is right whatever happened in between, and doing it twice is harmless.
+// Closing a channel or calling a method on the state is not such work.
+func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
+	if w.kind != writeStore || w.loc.key() != r.loc.key() {
+		return false
+	}
+	if c, ok := w.stored.(*ssa.Const); !ok || !isFalse(c) {
+		return false // a flag, not data: clearing a list drops what a racer put there
+	}
+	for _, i := range fs.inSection(fs.writesIn, h, h.key, func(i int) lockState { return fs.writes[i].held }) {
+		if fs.writes[i].loc.key() != w.loc.key() {
+			return false
+		}
+	}
+	for _, b := range fs.fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok || !sameSection(fs.heldAt(instr), w.held, h.key) {
+				continue
+			}
+			c := call.Common()
+			if _, ok := syncLockOp(c); ok {
+				continue
+			}
+			if bi, ok := c.Value.(*ssa.Builtin); ok && bi.Name() == "close" {
+				return false
+			}
+			if c.IsInvoke() && fs.sharedValue(c.Value) {
+				return false
+			}
+			if callee := c.StaticCallee(); callee != nil && callee.Signature.Recv() != nil && len(c.Args) > 0 && fs.sharedValue(c.Args[0]) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// sharedValue reports whether v was loaded from shared state.
+func (fs *funcState) sharedValue(v ssa.Value) bool {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		return pathOf(load.X).isShared(fs.fn)
+	}
+	if fa, ok := v.(*ssa.FieldAddr); ok {
+		return pathOf(fa).isShared(fs.fn)
+	}
+	return false
+}
+
+func isFalse(c *ssa.Const) bool {
+	return c.Value != nil && c.Value.Kind() == constant.Bool && !constant.BoolVal(c.Value)
 }
 
 // removes reports whether w deletes or clears what it writes.

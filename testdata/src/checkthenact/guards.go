@@ -203,3 +203,34 @@ func (w *Poller) Stop() {
 	close(w.done)
 	w.mu.Unlock()
 }
+
+// Journal saves its entries when they changed since the last save. The
+// dirty flag is read in one section and cleared in a later one, but that
+// section writes a snapshot it reads fresh under the lock: a change made
+// in between is in the snapshot, and a second saver only saves again.
+// Silent, unlike Poller: nothing else it does is harmful twice.
+type Journal struct {
+	mu      sync.Mutex
+	entries map[string]string
+	dirty   bool
+}
+
+func (j *Journal) Save(write func(snapshot map[string]string) error) error {
+	j.mu.Lock()
+	dirty := j.dirty
+	j.mu.Unlock()
+	if !dirty {
+		return nil
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	snapshot := make(map[string]string, len(j.entries))
+	for k, v := range j.entries {
+		snapshot[k] = v
+	}
+	if err := write(snapshot); err != nil {
+		return err
+	}
+	j.dirty = false
+	return nil
+}

@@ -301,8 +301,8 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	return g
 }
 
-// flushes reports whether w clears the very boolean flag the stale read saw set
-// ("dirty", "pending") in a section that otherwise only reads: whatever
+// flushes reports whether w clears the very boolean flag the stale read
+// saw set ("dirty", "pending") in a section that otherwise only reads: whatever
 // it does with the state it reads there fresh (a snapshot saved to disk)
 // is right whatever happened in between, and doing it twice is harmless.
 // Closing a channel or calling a method on the state is not such work.

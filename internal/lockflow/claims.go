@@ -50,15 +50,32 @@ func (e *engine) findClaims(funcs []*ssa.Function) {
 	if len(claimed) == 0 {
 		return
 	}
+	deletes := make(map[*ssa.Function]*types.Var)
+	released := make(map[*types.Var]bool)
 	for _, fn := range funcs {
-		var deleted *types.Var
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if f := claimDelete(instr); f != nil && claimed[f] {
-					deleted = f
+					deletes[fn] = f
+					released[f] = true
 				}
 			}
 		}
+	}
+	// A key inserted if absent and never deleted is a cache filled on
+	// first use, not a claim.
+	for u, f := range e.claimInserts {
+		if !released[f] {
+			delete(e.claimInserts, u)
+		}
+	}
+	for fn, f := range inserts {
+		if !released[f] {
+			delete(inserts, fn)
+		}
+	}
+	for _, fn := range funcs {
+		deleted := deletes[fn]
 		switch {
 		case deleted != nil && inserts[fn] == nil:
 			e.releasers[fn] = deleted
@@ -69,8 +86,13 @@ func (e *engine) findClaims(funcs []*ssa.Function) {
 }
 
 // claimOp classifies instr as taking or dropping a claim, directly or by
-// calling a function that does.
+// calling a function that does, or a per-key lock.
 func (e *engine) claimOp(instr ssa.Instruction) (lockOp, bool) {
+	if c, ok := instr.(*ssa.Call); ok {
+		if op, ok := keyedLockOp(c.Common()); ok {
+			return op, true
+		}
+	}
 	op := lockOp{mode: Write, claim: true, pos: instr.Pos()}
 	var f *types.Var
 	if g, ok := e.claimInserts[instr]; ok {
@@ -129,17 +151,57 @@ func mapField(v ssa.Value) *types.Var {
 
 // insertsIfAbsent reports whether the map update u of field f is made only
 // after a branch on "key present" (a comma-ok lookup of the same key in
-// the same field) that leaves, when present, without reaching u.
+// the same field) whose present side gives up: it never joins the path
+// through u (a retry that loops back to the lookup is giving up too).
+// A get-or-create, whose two sides meet again, is not a claim.
 func insertsIfAbsent(u *ssa.MapUpdate, f *types.Var) bool {
 	key := pathOf(u.Key).key()
+	after := afterInstr(u)
 	for b := u.Block().Idom(); b != nil; b = b.Idom() {
 		cond := ifCond(b)
 		if cond == nil || !testsPresence(cond, f, key, 0) {
 			continue
 		}
-		if !reaches(b.Succs[0], u.Block()) || !reaches(b.Succs[1], u.Block()) {
+		for _, succ := range b.Succs {
+			if !reaches(succ, u.Block()) || !joins(succ, after, b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// afterInstr lists the blocks that can run after u's block.
+func afterInstr(u ssa.Instruction) map[*ssa.BasicBlock]bool {
+	out := make(map[*ssa.BasicBlock]bool)
+	stack := append([]*ssa.BasicBlock(nil), u.Block().Succs...)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !out[b] {
+			out[b] = true
+			stack = append(stack, b.Succs...)
+		}
+	}
+	return out
+}
+
+// joins reports whether from reaches a block of after without passing
+// through stop (the branch itself: looping back to it is a retry).
+func joins(from *ssa.BasicBlock, after map[*ssa.BasicBlock]bool, stop *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{stop: true}
+	stack := []*ssa.BasicBlock{from}
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if after[b] {
 			return true
 		}
+		stack = append(stack, b.Succs...)
 	}
 	return false
 }
@@ -182,4 +244,38 @@ func reaches(from, to *ssa.BasicBlock) bool {
 		}
 	}
 	return false
+}
+
+// keyedLockOp classifies Lock(key) and Unlock(key) of a per-key lock
+// that is not package sync's (a table of named locks, as in
+// github.com/moby/locker): a method Lock with parameters, whose type also
+// has Unlock with the same parameters. Holding one serialises the callers
+// of that key; the engine cannot tell keys apart, so it is an outer lock
+// only, like a claim.
+func keyedLockOp(c *ssa.CallCommon) (lockOp, bool) {
+	callee := c.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || callee.Signature.Params().Len() == 0 || len(c.Args) == 0 {
+		return lockOp{}, false
+	}
+	if obj := callee.Object(); obj == nil || obj.Pkg() == nil || obj.Pkg().Path() == "sync" {
+		return lockOp{}, false
+	}
+	op := lockOp{mode: Write, claim: true, pos: c.Pos()}
+	var pair string
+	switch callee.Name() {
+	case "Lock":
+		op.kind, pair = opAcquire, "Unlock"
+	case "Unlock":
+		op.kind, pair = opRelease, "Lock"
+	default:
+		return lockOp{}, false
+	}
+	other, _, _ := types.LookupFieldOrMethod(callee.Signature.Recv().Type(), true, nil, pair)
+	f, ok := other.(*types.Func)
+	if !ok || !types.Identical(f.Signature().Params(), callee.Signature.Params()) {
+		return lockOp{}, false
+	}
+	op.path = lockPathOf(c.Args[0])
+	op.path.Steps += ".Lock(key);"
+	return op, true
 }

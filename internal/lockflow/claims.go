@@ -156,11 +156,17 @@ func mapField(v ssa.Value) *types.Var {
 // A get-or-create, whose two sides meet again, is not a claim.
 func insertsIfAbsent(u *ssa.MapUpdate, f *types.Var) bool {
 	key := pathOf(u.Key).key()
-	after := afterInstr(u)
-	for b := u.Block().Idom(); b != nil; b = b.Idom() {
+	var after map[*ssa.BasicBlock]bool
+	// The test sits close above the insert; a bounded walk keeps a long
+	// function linear.
+	depth := 0
+	for b := u.Block().Idom(); b != nil && depth < 16; b, depth = b.Idom(), depth+1 {
 		cond := ifCond(b)
 		if cond == nil || !testsPresence(cond, f, key, 0) {
 			continue
+		}
+		if after == nil {
+			after = afterInstr(u)
 		}
 		for _, succ := range b.Succs {
 			if !reaches(succ, u.Block()) || !joins(succ, after, b) {

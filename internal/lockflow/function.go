@@ -423,6 +423,10 @@ func (fs *funcState) computeTaint() {
 					if ri, ok := fs.tupleRead(x); ok && !fs.carries(ri, x.Index) {
 						t = t.without(ri)
 					}
+				case *ssa.MakeMap:
+					// A size hint: the new map is empty whatever it says.
+				case *ssa.MakeSlice:
+					t.unionWith(fs.taint[x.Len]) // the capacity is only a hint
 				case *ssa.Lookup:
 					// A re-lookup by a stale key still reads fresh state.
 					if !fs.unlockedShared(instr) {

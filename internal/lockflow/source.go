@@ -115,6 +115,9 @@ func (s *Source) ValueName(pos token.Pos) string {
 	for _, n := range s.Enclosing(e.Pos()) {
 		switch st := n.(type) {
 		case *ast.FuncLit:
+			if e.Pos() <= st.Pos() && st.End() <= e.End() {
+				continue // the literal called by e itself
+			}
 			return types.ExprString(e)
 		case *ast.AssignStmt:
 			for i, r := range st.Rhs {

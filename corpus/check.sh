@@ -8,6 +8,8 @@
 # precision shows up here in review. With -update, rewrites findings.tsv
 # keeping the verdicts of findings that are still reported (new ones get
 # verdict "?" to be reviewed). Exit 1 if anything differs (or panicked).
+# A module that needs setting up first (a zip without go.mod, cgo headers)
+# has corpus/prepare/<module path, / as _>.sh, sourced in its folder.
 set -euo pipefail
 # Some module zips ship a go.work naming folders they do not contain.
 export GOWORK=off
@@ -31,7 +33,8 @@ for spec in "${mods[@]}"; do
 		dir=$("$fetch" "$spec" | tail -1); pkgs=./...; label=$spec
 	fi
 	echo "== $label" >&2
-	(cd "$dir" && "$work/lockgap" -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
+	prepare=$here/prepare/$(echo "${spec%@*}" | tr / _).sh
+	(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
 	if grep -q "internal error\|panic:" "$work/out.json" "$work/err.txt"; then
 		echo "PANIC or internal error in $label:" >&2
 		grep -h "internal error\|panic:" "$work/out.json" "$work/err.txt" | head >&2

@@ -129,7 +129,9 @@ type engine struct {
 	// functions writing under each lock class (see owner.go).
 	started map[*ssa.Function][]*ssa.Go
 	writers map[string][]*ssa.Function
-	workers map[*ssa.Function]*ssa.Go // memo of worker
+	// fieldWriters: the functions writing each field under a lock.
+	fieldWriters map[string][]*ssa.Function
+	workers      map[*ssa.Function]*ssa.Go // memo of worker
 
 	calledLockedMemo map[*ssa.Function]bool
 
@@ -160,7 +162,7 @@ func (e *engine) onlyCalledLocked(fn *ssa.Function) bool {
 }
 
 func (e *engine) calledLocked(fn *ssa.Function) bool {
-	if e.escapes[fn] || len(e.calls[fn]) == 0 {
+	if e.escapes[fn] || len(e.started[fn]) > 0 || len(e.calls[fn]) == 0 {
 		return false
 	}
 	if obj := fn.Object(); obj != nil && obj.Exported() {
@@ -185,6 +187,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.escapes = make(map[*ssa.Function]bool)
 	e.started = make(map[*ssa.Function][]*ssa.Go)
 	e.writers = make(map[string][]*ssa.Function)
+	e.fieldWriters = make(map[string][]*ssa.Function)
 	e.workers = make(map[*ssa.Function]*ssa.Go)
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
 	var ops []*ssa.Value
@@ -214,6 +217,9 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					}
 					if _, isCall := instr.(*ssa.Call); tests || (isCall && i == 0 && f == callee) {
 						continue
+					}
+					if g, isGo := instr.(*ssa.Go); isGo && i == 0 && g.Call.Value == f {
+						continue // started, counted in started
 					}
 					if i == 0 && onlyCalled(instr, f) {
 						continue // a closure made to be called or started right here

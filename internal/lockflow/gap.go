@@ -44,8 +44,9 @@ type Gap struct {
 	AHelper, BHelper bool
 	AReleases        []token.Pos // the unlocks that close A
 
-	Read  token.Pos // the stale read (or the helper call returning it)
-	Write token.Pos // the write (or the helper call that writes)
+	Read    token.Pos // the stale read (or the helper call returning it)
+	Write   token.Pos // the write (or the helper call that writes)
+	ReadLoc Path      // what the stale read read
 
 	// When B is a helper call: how the helper names the lock, relative to
 	// its receiver or parameters (BLockParam, -1 for a package variable),
@@ -653,6 +654,7 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	slices.Sort(g.AReleases)
 	g.Read = r.pos
 	g.Write = w.pos
+	g.ReadLoc = r.loc
 	if !g.Read.IsValid() {
 		g.Read = r.instr.Pos()
 	}

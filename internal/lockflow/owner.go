@@ -19,7 +19,13 @@ import (
 // lockClass names a lock by the type that holds it and its field
 // ("example.com/store.Store.mu"), so that the same lock reached from two
 // functions compares equal; "" when the path does not say.
-func lockClass(p Path) string {
+func lockClass(p Path) string { return typeField(p, false) }
+
+// fieldClass names the last field on a path the same way (the map field
+// for an entry of it).
+func fieldClass(p Path) string { return typeField(p, true) }
+
+func typeField(p Path, lastField bool) string {
 	if p.Root == nil {
 		return ""
 	}
@@ -31,6 +37,7 @@ func lockClass(p Path) string {
 		return ""
 	}
 	t := p.Root.Type()
+	last := ""
 	for i, s := range steps {
 		switch {
 		case s == "*":
@@ -49,8 +56,9 @@ func lockClass(p Path) string {
 			if f == nil {
 				return ""
 			}
+			last = types.TypeString(holder, nil) + "." + f.Name()
 			if i == len(steps)-1 {
-				return types.TypeString(holder, nil) + "." + f.Name()
+				return last
 			}
 			t = f.Type()
 		case strings.HasPrefix(s, "["):
@@ -68,6 +76,9 @@ func lockClass(p Path) string {
 			return ""
 		}
 	}
+	if lastField {
+		return last
+	}
 	return ""
 }
 
@@ -82,18 +93,23 @@ func deref(t types.Type) types.Type {
 }
 
 // ownedByWorker reports whether the gap's function and every writer of
-// its lock in the package run on one worker goroutine.
+// what its stale read read (the field, or else anything under its lock)
+// in the package run on one worker goroutine.
 func (e *engine) ownedByWorker(g *Gap) bool {
 	class := lockClass(g.Lock)
 	if class == "" {
 		return false
+	}
+	writers := e.writers[class]
+	if f := fieldClass(g.ReadLoc); f != "" && len(e.fieldWriters[f]) > 0 {
+		writers = e.fieldWriters[f]
 	}
 	root := e.worker(g.Fn)
 	if root == nil || e.spawnedRepeatedly(root) || !loops(root) {
 		return false
 	}
 	holder := class[:strings.LastIndex(class, ".")]
-	for _, w := range e.writers[class] {
+	for _, w := range writers {
 		if isMethodOf(w, holder) && !e.escapes[w] && len(e.started[w]) == 0 {
 			// The lock holder's own API: judged by its callers here,
 			// like an API of another package.
@@ -188,13 +204,28 @@ func (e *engine) spawnedRepeatedly(g *ssa.Go) bool {
 // loops reports whether the goroutine a go statement starts runs a loop:
 // a long-lived worker, not a job per request.
 func loops(g *ssa.Go) bool {
-	fn := g.Call.StaticCallee()
+	return runsLoop(g.Call.StaticCallee(), 2)
+}
+
+// runsLoop reports whether fn, or a function it calls directly (to the
+// given depth), has a loop: a wrapper that calls the worker loop counts.
+func runsLoop(fn *ssa.Function, depth int) bool {
 	if fn == nil {
 		return false
 	}
 	for _, b := range fn.Blocks {
 		if inLoop(b) {
 			return true
+		}
+	}
+	if depth == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(*ssa.Call); ok && runsLoop(c.Call.StaticCallee(), depth-1) {
+				return true
+			}
 		}
 	}
 	return false
@@ -250,6 +281,9 @@ func (fs *funcState) noteWriters() {
 			}
 			if c := lockClass(h.path); c != "" && !slices.Contains(fs.e.writers[c], fs.fn) {
 				fs.e.writers[c] = append(fs.e.writers[c], fs.fn)
+			}
+			if f := fieldClass(w.loc); f != "" && !slices.Contains(fs.e.fieldWriters[f], fs.fn) {
+				fs.e.fieldWriters[f] = append(fs.e.fieldWriters[f], fs.fn)
 			}
 		}
 	}

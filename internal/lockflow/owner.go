@@ -108,30 +108,14 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 	if root == nil || e.spawnedRepeatedly(root) || !loops(root) {
 		return false
 	}
-	holder := class[:strings.LastIndex(class, ".")]
 	for _, w := range writers {
-		if isMethodOf(w, holder) && !e.escapes[w] && len(e.started[w]) == 0 {
-			// The lock holder's own API: judged by its callers here,
-			// like an API of another package.
-			for _, c := range e.calls[w] {
-				if e.worker(c.caller) != root {
-					return false
-				}
-			}
-			continue
-		}
+		// An exported writer (the holder's own API included) may be
+		// called by anyone, on any goroutine.
 		if e.worker(w) != root {
 			return false
 		}
 	}
 	return true
-}
-
-// isMethodOf reports whether fn is a method of the named type holder (or
-// of a pointer to it).
-func isMethodOf(fn *ssa.Function, holder string) bool {
-	recv := fn.Signature.Recv()
-	return recv != nil && types.TypeString(deref(recv.Type()), nil) == holder
 }
 
 // worker returns the one go statement fn runs under, or nil: fn is

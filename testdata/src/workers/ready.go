@@ -91,3 +91,36 @@ func (l *Listener) ensureDatabase() error {
 	l.mu.Unlock()
 	return nil
 }
+
+// Deriver looks for new accounts on its own goroutine, but SelfDerive,
+// called by users, resets the cursor the loop copied: the loop's store of
+// its advanced copy overwrites the reset.
+type Deriver struct {
+	mu     sync.RWMutex
+	cursor []int
+	wake   chan struct{}
+}
+
+func (d *Deriver) Open() {
+	go d.derive()
+}
+
+func (d *Deriver) SelfDerive(bases []int) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.cursor = append([]int(nil), bases...)
+}
+
+func (d *Deriver) derive() {
+	for range d.wake {
+		d.mu.RLock()
+		next := append([]int(nil), d.cursor...)
+		d.mu.RUnlock()
+		for i := range next {
+			next[i]++
+		}
+		d.mu.Lock() // want `d.mu is locked again for writing after RUnlock: the value written derives from next`
+		d.cursor = next
+		d.mu.Unlock()
+	}
+}

@@ -311,8 +311,9 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 	if w.kind != writeStore || w.loc.key() != r.loc.key() {
 		return false
 	}
-	if c, ok := w.stored.(*ssa.Const); !ok || !isFalse(c) {
-		return false // a flag, not data: clearing a list drops what a racer put there
+	c, ok := w.stored.(*ssa.Const)
+	if !ok || !isFalse(c) && !fs.setsWhatDiffered(w, c) {
+		return false // data, not a flag: clearing a list drops what a racer put there
 	}
 	for _, i := range fs.inSection(fs.writesIn, h, h.key, func(i int) lockState { return fs.writes[i].held }) {
 		if fs.writes[i].loc.key() != w.loc.key() {
@@ -341,6 +342,47 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 		}
 	}
 	return true
+}
+
+// setsWhatDiffered reports whether w, storing the constant c, runs only
+// where a branch found the location different from c (err != nil, then
+// err = nil): storing c is then what a fresh check would do too, or a
+// no-op.
+func (fs *funcState) setsWhatDiffered(w *writeSite, c *ssa.Const) bool {
+	found := false
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		b, ok := ifCond(d.block).(*ssa.BinOp)
+		if !ok || (b.Op != token.NEQ && b.Op != token.EQL) {
+			return
+		}
+		k, ok := b.Y.(*ssa.Const)
+		if !ok {
+			k, ok = b.X.(*ssa.Const)
+		}
+		if !ok || !constEqual(k, c) {
+			return
+		}
+		differs := 0 // the true successor, for !=
+		if b.Op == token.EQL {
+			differs = 1
+		}
+		if d.succ != differs {
+			return
+		}
+		fs.directReads(b, func(i int) {
+			if fs.reads[i].loc.key() == w.loc.key() {
+				found = true
+			}
+		})
+	})
+	return found
+}
+
+func constEqual(a, b *ssa.Const) bool {
+	if a.Value == nil || b.Value == nil {
+		return a.Value == nil && b.Value == nil && a.IsNil() && b.IsNil()
+	}
+	return a.Value.Kind() == b.Value.Kind() && constant.Compare(a.Value, token.EQL, b.Value)
 }
 
 // sharedValue reports whether v was loaded from shared state.

@@ -234,3 +234,66 @@ func (j *Journal) Save(write func(snapshot map[string]string) error) error {
 	j.dirty = false
 	return nil
 }
+
+// Assignment records the last error applying it; a later success clears
+// the error it saw. Clearing only where the error was found set is what
+// a fresh check would do too: silent.
+type Assignment struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (a *Assignment) Apply(run func() error) error {
+	a.mu.Lock()
+	hadErr := a.err != nil
+	a.mu.Unlock()
+	if err := run(); err != nil {
+		a.mu.Lock()
+		a.err = err
+		a.mu.Unlock()
+		return err
+	} else if hadErr {
+		a.mu.Lock()
+		a.err = nil
+		a.mu.Unlock()
+	}
+	return nil
+}
+
+// Runner is idle or busy; Reset puts it back to idle where it found it
+// otherwise (silent: idle is what a fresh check would store too), Start
+// takes it on a stale idle (two starters both take it).
+const (
+	idle = iota
+	busy
+)
+
+type Runner struct {
+	mu    sync.Mutex
+	state int
+	runs  int
+}
+
+func (r *Runner) Reset() {
+	r.mu.Lock()
+	st := r.state
+	r.mu.Unlock()
+	if st != idle {
+		r.mu.Lock()
+		r.state = idle
+		r.mu.Unlock()
+	}
+}
+
+func (r *Runner) Start() bool {
+	r.mu.Lock()
+	st := r.state
+	r.mu.Unlock()
+	if st != idle {
+		return false
+	}
+	r.mu.Lock() // want `r.mu is locked again after the section that checked: the write is decided by st`
+	r.state = busy
+	r.mu.Unlock()
+	return true
+}

@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"fmt"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -26,6 +27,9 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		relock = fmt.Sprintf(w.RelockBy, src.Callee(g.BOpen))
 	}
 	name := src.ValueName(g.Read)
+	if name == unnamedValue && g.ReadLoc.Root != nil && !strings.HasPrefix(g.ReadLoc.String(), "(") {
+		name = g.ReadLoc.String() // what was read, where the source has no expression for it
+	}
 	var why string
 	switch g.Kind {
 	case LazyInit:

@@ -103,13 +103,17 @@ func (s *Source) ReadExpr(pos token.Pos) ast.Expr {
 	return ident
 }
 
+// unnamedValue is what ValueName says when the source has no expression
+// at the read.
+const unnamedValue = "a value"
+
 // ValueName names the value read at pos: the variable the statement
 // holding the read assigns it to (or the value computed from it), or else
 // the read expression itself.
 func (s *Source) ValueName(pos token.Pos) string {
 	e := s.ReadExpr(pos)
 	if e == nil {
-		return "a value"
+		return unnamedValue
 	}
 	within := func(outer ast.Node) bool { return outer.Pos() <= e.Pos() && e.End() <= outer.End() }
 	for _, n := range s.Enclosing(e.Pos()) {

@@ -68,3 +68,27 @@ func (m *Marks) Bump(key string) {
 	m.marks[key] = n + 1
 	m.mu.Unlock()
 }
+
+// Files queues ids for deletion; Compact refuses an id already queued,
+// checked by a range over the queue in one section, and queues it in
+// another: two compactions of one id both queue it. The message names the
+// queue, which the range reads without an expression of its own.
+type Files struct {
+	mu     sync.RWMutex
+	doomed []int
+}
+
+func (f *Files) Compact(id int) bool {
+	f.mu.RLock()
+	for _, d := range f.doomed {
+		if d == id {
+			f.mu.RUnlock()
+			return false
+		}
+	}
+	f.mu.RUnlock()
+	f.mu.Lock() // want `f.mu is locked again for writing after RUnlock: the write is decided by f.doomed\[...\], read under the read lock`
+	f.doomed = append(f.doomed, id)
+	f.mu.Unlock()
+	return true
+}

@@ -108,28 +108,6 @@ func selection(v ssa.Value, exact bool) (x ssa.Value, step string, ok bool) {
 	return nil, "", false
 }
 
-// spilledParam returns the parameter a heap cell holds, when the cell is
-// only ever given that parameter (how SSA keeps a parameter a closure
-// captures).
-func spilledParam(a *ssa.Alloc) *ssa.Parameter {
-	if !a.Heap {
-		return nil
-	}
-	var param *ssa.Parameter
-	for _, r := range *a.Referrers() {
-		st, ok := r.(*ssa.Store)
-		if !ok || st.Addr != a {
-			continue
-		}
-		p, ok := st.Val.(*ssa.Parameter)
-		if !ok || param != nil {
-			return nil
-		}
-		param = p
-	}
-	return param
-}
-
 // isShared reports whether the path may denote memory other goroutines
 // see: rooted at a parameter, a captured variable, a package variable, or
 // reached through a loaded pointer.
@@ -138,9 +116,7 @@ func (p Path) isShared(fn *ssa.Function) bool {
 	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
 		return true
 	case *ssa.Alloc:
-		// A parameter that a closure captures lives in a cell: what is
-		// reached through the cell is what the parameter points to.
-		return spilledParam(p.Root.(*ssa.Alloc)) != nil && strings.HasPrefix(p.Steps, "*;") && len(p.Steps) > 2
+		return false
 	case *ssa.Const:
 		return false
 	}

@@ -55,12 +55,12 @@ type Marks struct {
 }
 
 func (m *Marks) Bump(key string) {
-	n, ok := func() (int, bool) {
+	n, ok := func(m *Marks) (int, bool) {
 		m.mu.RLock()
 		defer m.mu.RUnlock()
 		n, ok := m.marks[key]
 		return n, ok
-	}()
+	}(m)
 	if !ok {
 		return
 	}

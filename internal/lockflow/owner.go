@@ -21,6 +21,10 @@ import (
 // functions compares equal; "" when the path does not say.
 func lockClass(p Path) string { return typeField(p, false) }
 
+// LockName names a lock the same way in every function: by the type that
+// holds it and its field, or the package variable; "" when it cannot.
+func LockName(p Path) string { return lockClass(p) }
+
 // fieldClass names the last field on a path the same way (the map field
 // for an entry of it).
 func fieldClass(p Path) string { return typeField(p, true) }

@@ -28,6 +28,7 @@ type mapInfo struct {
 
 	storedAt []token.Pos // where lock values are put in
 	lockedAt []token.Pos // where locks taken from the map are locked
+	lockers  []ssa.Instruction
 
 	// lockedByUser: an entry's mutex is locked by code other than the
 	// entry type's own methods, as a keyed lock's users do (an object
@@ -384,6 +385,7 @@ func (a *analysis) noteLocks() {
 					lockedIDs[id] = true
 					if mi := a.maps[id]; mi != nil {
 						mi.lockedAt = append(mi.lockedAt, call.Common().Pos())
+						mi.lockers = append(mi.lockers, instr)
 						if !ownMethod(fn, call.Common().Args[0]) {
 							mi.lockedByUser = true
 						}

@@ -137,10 +137,16 @@ func (r *reporter) removal(mi *mapInfo, s *site) {
 	default:
 		what = fmt.Sprintf("per-key mutex removed from %s by %s", name, r.opName(s, call))
 	}
+	who := "a waiter on"
+	if r.waitsUnderMapLock(mi, s) {
+		// Waiting happens with the map's lock held, so the removal can
+		// only overlap the one who holds the mutex.
+		who = "the holder of"
+	}
 	d := goanalysis.Diagnostic{
 		Pos: call.Pos(),
 		End: call.End(),
-		Message: what + " while another goroutine may hold or wait on it: a waiter on the removed mutex " +
+		Message: what + " while another goroutine may hold or wait on it: " + who + " the removed mutex " +
 			"and a newcomer that stores a fresh one for the same key both proceed; keep the entry " +
 			"(the map keeps one mutex per key) or, for unbounded keys, use a reference-counted keyed lock " +
 			"(count holders under the map's lock, delete when the count drops to zero)",
@@ -155,6 +161,38 @@ func (r *reporter) removal(mi *mapInfo, s *site) {
 		d.SuggestedFixes = []goanalysis.SuggestedFix{fix}
 	}
 	r.report(d)
+}
+
+// waitsUnderMapLock reports whether every place that locks a mutex taken
+// from the map does so while holding a lock that the removal holds too
+// (the map's own lock), named alike in both places.
+func (r *reporter) waitsUnderMapLock(mi *mapInfo, s *site) bool {
+	if len(mi.lockers) == 0 {
+		return false
+	}
+	atRemoval := map[string]bool{}
+	for _, p := range r.heldAt(s) {
+		if n := lockflow.LockName(p); n != "" {
+			atRemoval[n] = true
+		}
+	}
+	for _, l := range mi.lockers {
+		held := r.held[l.Parent()]
+		if held == nil {
+			held = lockflow.NewHeldLocks(l.Parent())
+			r.held[l.Parent()] = held
+		}
+		shared := false
+		for _, p := range held.At(l) {
+			if atRemoval[lockflow.LockName(p)] {
+				shared = true
+			}
+		}
+		if !shared {
+			return false
+		}
+	}
+	return true
 }
 
 // replacing reports whether a Store, Swap or CompareAndSwap may replace a

@@ -9,12 +9,14 @@ import (
 )
 
 // A worker goroutine that owns some state: every function of the package
-// that writes under the state's lock runs only on that goroutine (started
-// once, by one go statement), and the lock only publishes the state to
-// readers. A read in one of its sections cannot go stale before the next:
-// nobody else writes. Writers in other packages are not seen; the lock's
-// holder must then be reachable from them, which the package's own
-// unexported fields usually prevent.
+// that writes the field a stale read read (or, where the path names no
+// field, anything under its lock) runs only on that goroutine, started
+// once by one go statement and running a loop, and the lock only
+// publishes the state to readers. A read in one of its sections cannot go
+// stale before the next: nobody else writes. Writers in other packages
+// are not seen; they would have to reach the state, which the package's
+// own unexported fields usually prevent. An exported writer counts as
+// anyone's.
 
 // lockClass names a lock by the type that holds it and its field
 // ("example.com/store.Store.mu"), so that the same lock reached from two

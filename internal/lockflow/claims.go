@@ -74,6 +74,10 @@ func (e *engine) findClaims(funcs []*ssa.Function) {
 			delete(inserts, fn)
 		}
 	}
+	e.claimFields = make(map[*types.Var]bool)
+	for _, f := range e.claimInserts {
+		e.claimFields[f] = true
+	}
 	for _, fn := range funcs {
 		deleted := deletes[fn]
 		switch {
@@ -115,14 +119,7 @@ func (e *engine) claimOp(instr ssa.Instruction) (lockOp, bool) {
 	return op, true
 }
 
-func (e *engine) claimed(f *types.Var) bool {
-	for _, g := range e.claimInserts {
-		if g == f {
-			return true
-		}
-	}
-	return false
-}
+func (e *engine) claimed(f *types.Var) bool { return e.claimFields[f] }
 
 // claimDelete returns the map field a delete(x.f, k) removes from.
 func claimDelete(instr ssa.Instruction) *types.Var {

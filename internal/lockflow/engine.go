@@ -138,6 +138,7 @@ type engine struct {
 	// Claim maps (claims.go): the inserts that take a claim, and the
 	// functions that take or drop one for their caller.
 	claimInserts        map[ssa.Instruction]*types.Var
+	claimFields         map[*types.Var]bool
 	claimers, releasers map[*ssa.Function]*types.Var
 }
 

@@ -203,9 +203,12 @@ func runsLoop(fn *ssa.Function, depth int) bool {
 	if fn == nil {
 		return false
 	}
+	// A loop has a back edge: one into a block that dominates its source.
 	for _, b := range fn.Blocks {
-		if inLoop(b) {
-			return true
+		for _, s := range b.Succs {
+			if s.Dominates(b) {
+				return true
+			}
 		}
 	}
 	if depth == 0 {
@@ -223,17 +226,9 @@ func runsLoop(fn *ssa.Function, depth int) bool {
 
 // inLoop reports whether b can reach itself.
 func inLoop(b *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	stack := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if x == b {
+	for _, s := range b.Succs {
+		if reaches(s, b) {
 			return true
-		}
-		if !seen[x] {
-			seen[x] = true
-			stack = append(stack, x.Succs...)
 		}
 	}
 	return false

@@ -571,7 +571,7 @@ func (fs *funcState) summarize() *summary {
 				if !ok {
 					return
 				}
-				s.addResult(relRead{loc: loc, lock: *l, results: bit})
+				s.addResult(relRead{loc: loc, lock: *l, results: bit, picked: fs.picked(ri)})
 			})
 		}
 	}

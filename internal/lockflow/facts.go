@@ -98,6 +98,7 @@ type FactRead struct {
 	Loc     FactPath
 	Lock    FactLock
 	Results uint32 `json:",omitempty"`
+	Picked  bool   `json:",omitempty"`
 }
 
 // toFact converts a summary; paths rooted at free variables (closures)
@@ -148,7 +149,7 @@ func (s *summary) toFact() *LockSummary {
 		loc, ok1 := path(r.loc)
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {
-			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results})
+			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results, Picked: r.picked})
 		}
 	}
 	return f
@@ -211,7 +212,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		loc, ok1 := path(r.Loc)
 		l, ok2 := lock(r.Lock)
 		if ok1 && ok2 {
-			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results})
+			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results, picked: r.Picked})
 		}
 	}
 	return s

@@ -19,6 +19,9 @@ type readSite struct {
 	// results: for a call of a helper with several results, which of
 	// them carry what it read (bit i for result i); 0 for all.
 	results uint32
+	// picked: a helper's result holds only what a test of guarded state
+	// let through (see relRead.picked).
+	picked bool
 }
 
 type writeKind uint8
@@ -90,6 +93,7 @@ type funcState struct {
 	direct            map[ssa.Value][]int // directReads, memoised
 	readsAt           map[pathKey][]int   // reads under nested locks by location, for superseded
 	lockedFunc        bool                // the function takes locks itself
+	pickedReads       *bitset             // see picked; computed on first use
 }
 
 // analyzeFunction runs the held-lock flow, collects read and write sites
@@ -274,6 +278,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					if ri, ok := fs.readIdx[instr]; ok {
 						fs.reads[ri].results = resultsCarrying(h.sum.results)
 						for _, r := range h.sum.results {
+							fs.reads[ri].picked = fs.reads[ri].picked || r.picked
 							if loc, ok := h.cs.resolve(r.loc); ok && loc.key() != best.key() {
 								fs.reads[ri].also = append(fs.reads[ri].also, loc)
 							}

@@ -816,11 +816,19 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 		if c == nil {
 			return
 		}
-		fs.directReads(c, func(r int) {
+		iterates := iterationTest(d.block)
+		test := func(r int) {
 			if r != ri {
 				return
 			}
 			tested = true
+			if iterates && d.succ == 0 && removes(w) && !fs.picked(ri) {
+				// Removing each one a listing saw is by existence, like
+				// "it is there, so delete it". Not so when the listing
+				// kept only those a test let through, nor after the loop
+				// ("none of them matched").
+				return
+			}
 			if _, _, ok := existenceTest(c); ok {
 				// by existence
 			} else if callFailed(c) {
@@ -831,9 +839,144 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 			if fs.comparesBound(c, ri) {
 				byLimit = true
 			}
+		}
+		direct := false
+		fs.directReads(c, func(r int) {
+			direct = direct || r == ri
+			test(r)
 		})
+		switch {
+		case direct:
+		case iterates:
+			// A loop over a listing built in this function (a phi of
+			// appends): by the tests that picked its elements.
+			if coll := rangedOver(d.block); coll != nil && fs.taint[coll].has(ri) && fs.picked(ri) {
+				test(ri)
+			}
+		case fs.testsCopy(c, ri, 0):
+			test(ri)
+		}
 	})
 	return tested, byContent, byLimit, byOutcome
+}
+
+// iterationTest reports whether b is the head of a range loop over a
+// slice, array, map or string: its branch asks whether there is another
+// element (its true side runs the body).
+func iterationTest(b *ssa.BasicBlock) bool {
+	return b.Comment == "rangeindex.loop" || b.Comment == "rangeiter.loop"
+}
+
+// rangedOver returns the collection a range loop headed by b walks.
+func rangedOver(b *ssa.BasicBlock) ssa.Value {
+	switch c := ifCond(b).(type) {
+	case *ssa.BinOp: // i < len(x)
+		if n := lenOf(c.Y); n != nil {
+			return n
+		}
+	case *ssa.Extract: // ok of next
+		if next, ok := c.Tuple.(*ssa.Next); ok {
+			if r, ok := next.Iter.(*ssa.Range); ok {
+				return r.X
+			}
+		}
+	}
+	return nil
+}
+
+// picked reports whether read ri is collected (appended, stored into a
+// slice element or a map) only where a branch on guarded state let it
+// through, in this function or in the helper it stands for: a listing of
+// the entries that passed a test, which acting on later relies on.
+func (fs *funcState) picked(ri int) bool {
+	if fs.reads[ri].picked {
+		return true
+	}
+	if fs.pickedReads == nil {
+		fs.pickedReads = new(bitset)
+		for _, b := range fs.fn.Blocks {
+			for _, instr := range b.Instrs {
+				var put bitset
+				switch x := instr.(type) {
+				case *ssa.Call:
+					if isAppend(x) {
+						put = fs.taint[x]
+					}
+				case *ssa.MapUpdate:
+					put = append(put, fs.taint[x.Key]...)
+					put.unionWith(fs.taint[x.Value])
+				case *ssa.Store:
+					if _, ok := x.Addr.(*ssa.IndexAddr); ok {
+						put = fs.taint[x.Val]
+					}
+				}
+				if put.empty() || !fs.guardedTest(b) {
+					continue
+				}
+				fs.pickedReads.unionWith(put)
+			}
+		}
+	}
+	return fs.pickedReads.has(ri)
+}
+
+// guardedTest reports whether b runs only on one side of a branch (not a
+// loop's "next element" test) whose condition derives from state read
+// under a lock.
+func (fs *funcState) guardedTest(b *ssa.BasicBlock) bool {
+	found := false
+	fs.eachDep(b, func(d branch) {
+		c := ifCond(d.block)
+		if found || c == nil || iterationTest(d.block) {
+			return
+		}
+		fs.taint[c].each(func(r int) {
+			found = found || len(fs.reads[r].held) > 0
+		})
+	})
+	return found
+}
+
+// testsCopy reports whether v is computed from (a field of) an element
+// of a slice of values that read ri returned, directly or through a local
+// variable it was copied into: a copy taken in ri's section, as stale as ri
+// itself. A pointer element is not a copy (its fields are read now).
+func (fs *funcState) testsCopy(v ssa.Value, ri, depth int) bool {
+	if depth > 6 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Field:
+		return fs.testsCopy(x.X, ri, depth+1)
+	case *ssa.BinOp:
+		return fs.testsCopy(x.X, ri, depth+1) || fs.testsCopy(x.Y, ri, depth+1)
+	case *ssa.UnOp:
+		if x.Op == token.NOT {
+			return fs.testsCopy(x.X, ri, depth+1)
+		}
+		if x.Op != token.MUL {
+			return false
+		}
+		addr := x.X
+		for fa, ok := addr.(*ssa.FieldAddr); ok; fa, ok = addr.(*ssa.FieldAddr) {
+			addr = fa.X
+		}
+		switch a := addr.(type) {
+		case *ssa.IndexAddr:
+			_, slice := a.X.Type().Underlying().(*types.Slice)
+			return slice && fs.taint[a.X].has(ri)
+		case *ssa.Alloc:
+			if a.Heap || a.Parent() != fs.fn {
+				return false
+			}
+			for _, ref := range *a.Referrers() {
+				if st, ok := ref.(*ssa.Store); ok && st.Addr == a && fs.testsCopy(st.Val, ri, depth+1) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // callFailed reports whether cond tests the error a call returned

@@ -63,6 +63,9 @@ type relRead struct {
 	// results: which of a multi-result function's results carry the read
 	// (bit i for result i); 0 for all of them.
 	results uint32
+	// picked: the read reaches the results only where a test of guarded
+	// state let it (a listing of the expired entries, not of all).
+	picked bool
 }
 
 // toRel expresses a path of fn relative to its inputs, if it has such a
@@ -202,6 +205,7 @@ func (s *summary) addResult(r relRead) {
 		if x.loc != r.loc || x.lock != r.lock {
 			continue
 		}
+		x.picked = x.picked || r.picked
 		if x.results == 0 || r.results == 0 {
 			x.results = 0
 		} else {

@@ -44,7 +44,10 @@
 // across both sections (a textproto.Pipeline turn counts as one); removing
 // the entry looked up once a call on it succeeded (a racer's call fails,
 // or it removes the same entry); a helper that looks the entry up again
-// itself before writing; state that only one worker goroutine of the
+// itself before writing; removing, one by one, every entry a listing saw
+// (a sweep: removing one a racer removed already does nothing), unless the
+// listing kept only the entries a test let through, whose verdict may be
+// stale (a Renew in between); state that only one worker goroutine of the
 // package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers.
 //

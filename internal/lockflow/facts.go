@@ -36,6 +36,9 @@ func (f *LockSummary) String() string {
 	}
 	for _, r := range f.Results {
 		s := "returns " + r.Loc.String() + " read under " + r.Lock.Path.String()
+		if r.Picked {
+			s = "returns " + r.Loc.String() + " picked by a test under " + r.Lock.Path.String()
+		}
 		if r.Results != 0 {
 			var idx []string
 			for i := 0; i < 32; i++ {

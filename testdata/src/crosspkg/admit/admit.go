@@ -40,3 +40,19 @@ func (a *Admitter) AdmitUnderLimit(k string) bool {
 	a.set.Add(k)
 	return true
 }
+
+// Purge removes every key a listing saw: removing one removed since does
+// nothing. Silent.
+func (a *Admitter) Purge() {
+	for _, k := range a.set.Keys() {
+		a.set.Remove(k)
+	}
+}
+
+// PurgeMarked removes the keys a listing found marked: one unmarked in
+// between is removed all the same.
+func (a *Admitter) PurgeMarked() {
+	for _, k := range a.set.Marked() {
+		a.set.Remove(k) // want `a.set.mu is locked again by a.set.Remove after the section that checked: the write is decided by a.set.Marked\(\)`
+	}
+}

@@ -62,3 +62,34 @@ func (s *Set) Limit() int { // want Limit:`^locks arg0.mu$`
 }
 
 func NewLimited(limit int) *Set { return &Set{items: map[string]bool{}, limit: limit} }
+
+// Keys lists every key.
+func (s *Set) Keys() []string { // want Keys:`locks arg0.mu; returns arg0.items read under arg0.mu; returns arg0.items\[...\] read under arg0.mu`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for k := range s.items {
+		out = append(out, k)
+	}
+	return out
+}
+
+// Marked lists the keys whose entry is set.
+func (s *Set) Marked() []string { // want Marked:`locks arg0.mu; returns arg0.items picked by a test under arg0.mu; returns arg0.items\[...\] picked by a test under arg0.mu`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for k, on := range s.items {
+		if on {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// Remove deletes k.
+func (s *Set) Remove(k string) { // want Remove:`locks arg0.mu; writes arg0.items\[...\] under arg0.mu`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.items, k)
+}

@@ -129,8 +129,11 @@ type engine struct {
 	// functions writing under each lock class (see owner.go).
 	started map[*ssa.Function][]*ssa.Go
 	writers map[string][]*ssa.Function
-	// fieldWriters: the functions writing each field under a lock.
+	// fieldWriters: the functions writing each field under a lock;
+	// insertOnly: those whose every write of the field (a map) adds an
+	// entry only where a lookup found none.
 	fieldWriters map[string][]*ssa.Function
+	insertOnly   map[string]map[*ssa.Function]bool
 	workers      map[*ssa.Function]*ssa.Go // memo of worker
 
 	calledLockedMemo map[*ssa.Function]bool
@@ -189,6 +192,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.started = make(map[*ssa.Function][]*ssa.Go)
 	e.writers = make(map[string][]*ssa.Function)
 	e.fieldWriters = make(map[string][]*ssa.Function)
+	e.insertOnly = make(map[string]map[*ssa.Function]bool)
 	e.workers = make(map[*ssa.Function]*ssa.Go)
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
 	var ops []*ssa.Value

@@ -47,6 +47,7 @@ type Gap struct {
 	Read    token.Pos // the stale read (or the helper call returning it)
 	Write   token.Pos // the write (or the helper call that writes)
 	ReadLoc Path      // what the stale read read
+	Removal bool      // the write removes (an entry, a field's value)
 
 	// When B is a helper call: how the helper names the lock, relative to
 	// its receiver or parameters (BLockParam, -1 for a package variable),
@@ -661,6 +662,7 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	r := &fs.reads[ri]
 	g.Fn = fs.fn
 	g.Lock = b.path
+	g.Removal = removes(w)
 	g.AMode, g.BMode = a.mode, b.mode
 	first := func(openers []int) (token.Pos, ssa.Instruction, bool) {
 		var best ssa.Instruction

@@ -107,14 +107,20 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		return false
 	}
 	writers := e.writers[class]
+	var insertOnly map[*ssa.Function]bool
 	if f := fieldClass(g.ReadLoc); f != "" && len(e.fieldWriters[f]) > 0 {
-		writers = e.fieldWriters[f]
+		writers, insertOnly = e.fieldWriters[f], e.insertOnly[f]
 	}
 	root := e.worker(g.Fn)
 	if root == nil || e.spawnedRepeatedly(root) || !loops(root) {
 		return false
 	}
 	for _, w := range writers {
+		if g.Removal && insertOnly[w] {
+			// It only adds entries that are missing: it cannot take
+			// away or replace the one the worker decided to remove.
+			continue
+		}
 		// An exported writer (the holder's own API included) may be
 		// called by anyone, on any goroutine.
 		if e.worker(w) != root {
@@ -122,6 +128,36 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		}
 	}
 	return true
+}
+
+// insertsIfAbsent reports whether w adds a map entry only where a lookup
+// of the same key, in the same section, found none (inline or inside the
+// helper called).
+func (fs *funcState) insertsIfAbsent(w *writeSite, k pathKey) bool {
+	switch {
+	case w.kind == writeCall && w.inner == writeMapUpdate:
+		return slices.ContainsFunc(w.guards, func(g guard) bool {
+			return g.existence && g.writeOnMissing && g.loc.key() == w.loc.key()
+		})
+	case w.kind == writeMapUpdate:
+		up, ok := w.instr.(*ssa.MapUpdate)
+		if !ok {
+			return false
+		}
+		found := false
+		fs.eachDep(w.instr.Block(), func(d branch) {
+			subject, missing, ok := existenceTest(ifCond(d.block))
+			if !ok || d.succ != missing {
+				return
+			}
+			if l, ok := subject.(*ssa.Lookup); ok && l.Index == up.Key && pathOf(l.X).key() == pathOf(up.Map).key() &&
+				sameSection(fs.heldAt(l), w.held, k) {
+				found = true
+			}
+		})
+		return found
+	}
+	return false
 }
 
 // worker returns the one go statement fn runs under, or nil: fn is
@@ -267,8 +303,19 @@ func (fs *funcState) noteWriters() {
 			if c := lockClass(h.path); c != "" && !slices.Contains(fs.e.writers[c], fs.fn) {
 				fs.e.writers[c] = append(fs.e.writers[c], fs.fn)
 			}
-			if f := fieldClass(w.loc); f != "" && !slices.Contains(fs.e.fieldWriters[f], fs.fn) {
+			f := fieldClass(w.loc)
+			if f == "" {
+				continue
+			}
+			ins := fs.insertsIfAbsent(&w, h.key)
+			if !slices.Contains(fs.e.fieldWriters[f], fs.fn) {
 				fs.e.fieldWriters[f] = append(fs.e.fieldWriters[f], fs.fn)
+				if fs.e.insertOnly[f] == nil {
+					fs.e.insertOnly[f] = make(map[*ssa.Function]bool)
+				}
+				fs.e.insertOnly[f][fs.fn] = ins
+			} else if !ins {
+				fs.e.insertOnly[f][fs.fn] = false
 			}
 		}
 	}

@@ -49,7 +49,9 @@
 // listing kept only the entries a test let through, whose verdict may be
 // stale (a Renew in between); state that only one worker goroutine of the
 // package writes (started once by one go statement, running a loop), which
-// the lock merely publishes to readers.
+// the lock merely publishes to readers; an entry such a worker alone
+// removes, when others only add entries that are missing (an event loop
+// draining a retry queue that watchers feed).
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

@@ -10,7 +10,7 @@ import (
 )
 
 func TestStaleguard(t *testing.T) {
-	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact")
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact", "consumers")
 }
 
 func TestFixes(t *testing.T) {

@@ -118,6 +118,8 @@ type engine struct {
 	// fresh allocation (and perhaps cleared) is never replaced.
 	stores      map[*types.Var]int
 	storesOther map[*types.Var]bool
+	// globalSet: package variables assigned outside init.
+	globalSet map[*ssa.Global]bool
 
 	// Call structure, to tell functions only ever called with a lock
 	// held: static call sites per callee, those seen with a lock held, and
@@ -195,6 +197,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.insertOnly = make(map[string]map[*ssa.Function]bool)
 	e.workers = make(map[*ssa.Function]*ssa.Go)
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
+	e.globalSet = make(map[*ssa.Global]bool)
 	var ops []*ssa.Value
 	for _, fn := range funcs {
 		// Tests call helpers on their own, one goroutine at a time; the
@@ -234,6 +237,9 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 				st, ok := instr.(*ssa.Store)
 				if !ok {
 					continue
+				}
+				if g, ok := st.Addr.(*ssa.Global); ok && fn.Name() != "init" {
+					e.globalSet[g] = true
 				}
 				fa, ok := st.Addr.(*ssa.FieldAddr)
 				if !ok {

@@ -297,6 +297,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			if fs.flushes(w, r, h) {
 				return nil
 			}
+
 			g.Kind = Gated
 		}
 	}
@@ -309,11 +310,17 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 // is right whatever happened in between, and doing it twice is harmless.
 // Closing a channel or calling a method on the state is not such work.
 func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
-	if w.kind != writeStore || w.loc.key() != r.loc.key() {
+	if w.kind != writeStore {
+		return false
+	}
+	// A latch is set again harmlessly whatever was read of it or of the
+	// variable holding it.
+	latch := r.loc.Root == w.loc.Root && strings.HasPrefix(w.loc.Steps, r.loc.Steps) && fs.latches(w)
+	if w.loc.key() != r.loc.key() && !latch {
 		return false
 	}
 	c, ok := w.stored.(*ssa.Const)
-	if !ok || !isFalse(c) && !fs.setsWhatDiffered(w, c) {
+	if (!ok || !isFalse(c) && !fs.setsWhatDiffered(w, c)) && !latch {
 		return false // data, not a flag: clearing a list drops what a racer put there
 	}
 	for _, i := range fs.inSection(fs.writesIn, h, h.key, func(i int) lockState { return fs.writes[i].held }) {
@@ -343,6 +350,95 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 		}
 	}
 	return true
+}
+
+// latches reports whether w stores into a variable of its function (one a
+// closure captured) the one value every store of the same location in
+// the function and its closures stores: a constant or a package variable
+// set only by init. Such a location only ever moves to that value, so
+// storing it again after a stale check is a no-op.
+func (fs *funcState) latches(w *writeSite) bool {
+	value := func(v ssa.Value) any {
+		switch x := v.(type) {
+		case *ssa.Const:
+			if x.Value == nil {
+				return nil
+			}
+			return x.Value.ExactString() + "/" + x.Type().String()
+		case *ssa.UnOp:
+			if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL && !fs.e.globalSet[g] {
+				return g
+			}
+		}
+		return nil
+	}
+	want := value(w.stored)
+	root := capturedRoot(w.loc.Root)
+	if want == nil || root == nil {
+		return false
+	}
+	top := fs.fn
+	for top.Parent() != nil {
+		top = top.Parent()
+	}
+	same := true
+	stores := 0
+	var visit func(fn *ssa.Function)
+	visit = func(fn *ssa.Function) {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				p := pathOf(st.Addr)
+				if capturedRoot(p.Root) != root || p.Steps != w.loc.Steps {
+					continue
+				}
+				stores++
+				if value(st.Val) != want {
+					same = false
+				}
+			}
+		}
+		for _, f := range fn.AnonFuncs {
+			visit(f)
+		}
+	}
+	visit(top)
+	return same && stores > 0
+}
+
+// capturedRoot maps a free variable to the local variable of the
+// enclosing function it captures (through nested closures); a local
+// allocation maps to itself; anything else to nil.
+func capturedRoot(v ssa.Value) *ssa.Alloc {
+	for depth := 0; depth < 8; depth++ {
+		switch x := v.(type) {
+		case *ssa.Alloc:
+			return x
+		case *ssa.FreeVar:
+			fn := x.Parent()
+			i := slices.Index(fn.FreeVars, x)
+			var bound ssa.Value
+			if parent := fn.Parent(); parent != nil && i >= 0 {
+				for _, b := range parent.Blocks {
+					for _, instr := range b.Instrs {
+						if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
+							bound = mc.Bindings[i]
+						}
+					}
+				}
+			}
+			if bound == nil {
+				return nil
+			}
+			v = bound
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // setsWhatDiffered reports whether w, storing the constant c, runs only
@@ -847,15 +943,7 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 			direct = direct || r == ri
 			test(r)
 		})
-		switch {
-		case direct:
-		case iterates:
-			// A loop over a listing built in this function (a phi of
-			// appends): by the tests that picked its elements.
-			if coll := rangedOver(d.block); coll != nil && fs.taint[coll].has(ri) && fs.picked(ri) {
-				test(ri)
-			}
-		case fs.testsCopy(c, ri, 0):
+		if !direct && !iterates && fs.testsCopy(c, ri, 0) {
 			test(ri)
 		}
 	})
@@ -867,23 +955,6 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 // element (its true side runs the body).
 func iterationTest(b *ssa.BasicBlock) bool {
 	return b.Comment == "rangeindex.loop" || b.Comment == "rangeiter.loop"
-}
-
-// rangedOver returns the collection a range loop headed by b walks.
-func rangedOver(b *ssa.BasicBlock) ssa.Value {
-	switch c := ifCond(b).(type) {
-	case *ssa.BinOp: // i < len(x)
-		if n := lenOf(c.Y); n != nil {
-			return n
-		}
-	case *ssa.Extract: // ok of next
-		if next, ok := c.Tuple.(*ssa.Next); ok {
-			if r, ok := next.Iter.(*ssa.Range); ok {
-				return r.X
-			}
-		}
-	}
-	return nil
 }
 
 // picked reports whether read ri is collected (appended, stored into a

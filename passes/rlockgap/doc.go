@@ -51,8 +51,11 @@
 // lock or function) loaded through an interface or from another package:
 // the racer's record is replaced by an equal one. A fast-path read that is
 // checked again under an outer lock held until the write (a fetch lock)
-// is superseded by that check. State written only by one worker goroutine
-// is not reported either (see staleguard).
+// is superseded by that check. Nor is setting a latch: a variable of the
+// function (or one its goroutines share) whose every store, there and in
+// its closures, stores the same constant or init-only package variable
+// (crossing out entries from several goroutines). State written only by
+// one worker goroutine is not reported either (see staleguard).
 //
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
 // Lock. Silence a finding with //lockgap:ignore rlockgap <reason>.

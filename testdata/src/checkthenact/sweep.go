@@ -98,24 +98,6 @@ func (t *Transfers) DrainIDs() []Transfer {
 	return out
 }
 
-// PruneFinished lists the finished ones, then removes them one by one: a
-// Restart in between is undone.
-func (t *Transfers) PruneFinished() {
-	var ids []string
-	t.mu.Lock()
-	for id, tr := range t.pending {
-		if tr.Finished {
-			ids = append(ids, id)
-		}
-	}
-	t.mu.Unlock()
-	for _, id := range ids {
-		t.mu.Lock() // want `t.mu is locked again after the section that checked: the write is decided by`
-		delete(t.pending, id)
-		t.mu.Unlock()
-	}
-}
-
 // Clear removes everything a listing found, one by one. Silent.
 func (t *Transfers) Clear() {
 	var ids []string

@@ -967,6 +967,7 @@ func (fs *funcState) picked(ri int) bool {
 	}
 	if fs.pickedReads == nil {
 		fs.pickedReads = new(bitset)
+		guarded := fs.guardedBlocks()
 		for _, b := range fs.fn.Blocks {
 			for _, instr := range b.Instrs {
 				var put bitset
@@ -983,7 +984,7 @@ func (fs *funcState) picked(ri int) bool {
 						put = fs.taint[x.Val]
 					}
 				}
-				if put.empty() || !fs.guardedTest(b) {
+				if put.empty() || !guarded[b.Index] {
 					continue
 				}
 				fs.pickedReads.unionWith(put)
@@ -993,21 +994,38 @@ func (fs *funcState) picked(ri int) bool {
 	return fs.pickedReads.has(ri)
 }
 
-// guardedTest reports whether b runs only on one side of a branch (not a
-// loop's "next element" test) whose condition derives from state read
-// under a lock.
-func (fs *funcState) guardedTest(b *ssa.BasicBlock) bool {
-	found := false
-	fs.eachDep(b, func(d branch) {
-		c := ifCond(d.block)
-		if found || c == nil || iterationTest(d.block) {
-			return
+// guardedBlocks returns, by block index, whether a block runs only on one
+// side of a branch (not a loop's "next element" test) whose condition
+// derives from state read under a lock, directly or through enclosing
+// branches. Linear in the function size times its nesting depth.
+func (fs *funcState) guardedBlocks() []bool {
+	blocks := fs.fn.Blocks
+	guardBranch := make([]bool, len(blocks))
+	for _, b := range blocks {
+		c := ifCond(b)
+		if c == nil || iterationTest(b) {
+			continue
 		}
 		fs.taint[c].each(func(r int) {
-			found = found || len(fs.reads[r].held) > 0
+			guardBranch[b.Index] = guardBranch[b.Index] || len(fs.reads[r].held) > 0
 		})
-	})
-	return found
+	}
+	guarded := make([]bool, len(blocks))
+	for changed := true; changed; {
+		changed = false
+		for _, b := range blocks {
+			if guarded[b.Index] {
+				continue
+			}
+			for _, d := range fs.cd.deps[b.Index] {
+				if guardBranch[d.block.Index] || guarded[d.block.Index] {
+					guarded[b.Index], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return guarded
 }
 
 // testsCopy reports whether v is computed from (a field of) an element

@@ -315,7 +315,8 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 	}
 	// A latch is set again harmlessly whatever was read of it or of the
 	// variable holding it.
-	latch := r.loc.Root == w.loc.Root && strings.HasPrefix(w.loc.Steps, r.loc.Steps) && fs.latches(w)
+	latch := r.loc.Root == w.loc.Root && strings.HasPrefix(w.loc.Steps, r.loc.Steps) && fs.latches(w) &&
+		!fs.actsOnDecision(w, fs.readIdx[r.instr])
 	if w.loc.key() != r.loc.key() && !latch {
 		return false
 	}
@@ -407,6 +408,41 @@ func (fs *funcState) latches(w *writeSite) bool {
 	}
 	visit(top)
 	return same && stores > 0
+}
+
+// actsOnDecision reports whether anything but the write itself happens
+// on the way from a branch that tests read ri to w: a call there (a
+// publish, a create) would run twice on the strength of one stale test,
+// even where the write is harmless.
+func (fs *funcState) actsOnDecision(w *writeSite, ri int) bool {
+	wb := w.instr.Block()
+	acts := false
+	fs.eachDep(wb, func(d branch) {
+		c := ifCond(d.block)
+		if acts || c == nil || !fs.taint[c].has(ri) {
+			return
+		}
+		from := d.block.Succs[d.succ]
+		for _, b := range fs.fn.Blocks {
+			if !from.Dominates(b) || !b.Dominates(wb) {
+				continue
+			}
+			for _, instr := range b.Instrs {
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if _, ok := call.Common().Value.(*ssa.Builtin); ok {
+					continue
+				}
+				if _, ok := syncLockOp(call.Common()); ok {
+					continue
+				}
+				acts = true
+			}
+		}
+	})
+	return acts
 }
 
 // capturedRoot maps a free variable to the local variable of the

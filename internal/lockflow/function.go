@@ -512,28 +512,125 @@ func plainType(t types.Type) bool {
 // pointers, slices and arrays of them) and comes from a loader: a call
 // through an interface or a function value, or into another package. A
 // constructor of this package makes objects, which have identity.
+//
+// A field of a loaded record is loaded too, and so is a choice between
+// loaded records and fresh zero ones (the response's part, or an empty
+// one when the response has none).
 func loadedRecord(v ssa.Value, pkg *ssa.Package) bool {
-	if !recordType(v.Type(), 0) {
-		return false
-	}
-	if x, ok := v.(*ssa.Extract); ok {
-		v = x.Tuple
-	}
-	call, ok := v.(*ssa.Call)
-	if !ok {
-		return false
-	}
-	callee := call.Call.StaticCallee()
-	return callee == nil || callee.Pkg != pkg
+	return recordType(v.Type()) && loadedFrom(v, pkg, 0)
 }
 
-func recordType(t types.Type, depth int) bool {
-	if depth > 6 {
+func loadedFrom(v ssa.Value, pkg *ssa.Package, depth int) bool {
+	if depth > 4 {
 		return false
 	}
-	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
-		if p := n.Obj().Pkg().Path(); p == "sync" || p == "sync/atomic" {
+	switch x := v.(type) {
+	case *ssa.Extract:
+		return loadedFrom(x.Tuple, pkg, depth+1)
+	case *ssa.Call:
+		callee := x.Call.StaticCallee()
+		return callee == nil || callee.Pkg != pkg
+	case *ssa.UnOp:
+		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
+			return loadedFrom(fa.X, pkg, depth+1)
+		}
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if a, ok := e.(*ssa.Alloc); ok && a.Heap && untouched(a) {
+				continue
+			}
+			if !loadedFrom(e, pkg, depth+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Alloc:
+		// A record assembled here from loaded parts (and zero ones).
+		return fieldsLoaded(x, pkg, depth)
+	}
+	return false
+}
+
+// fieldsLoaded reports whether every store into a's fields stores a
+// constant, a loaded record or a fresh zero one, and a is written no
+// other way.
+func fieldsLoaded(a *ssa.Alloc, pkg *ssa.Package, depth int) bool {
+	stores := 0
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr:
+			for _, u := range *r.Referrers() {
+				st, ok := u.(*ssa.Store)
+				if !ok {
+					if _, load := u.(*ssa.UnOp); load {
+						continue
+					}
+					return false
+				}
+				stores++
+				if _, ok := st.Val.(*ssa.Const); ok {
+					continue
+				}
+				if z, ok := st.Val.(*ssa.Alloc); ok && z.Heap && untouched(z) {
+					continue
+				}
+				if !loadedFrom(st.Val, pkg, depth+1) {
+					return false
+				}
+			}
+		case *ssa.Store:
+			if _, zero := r.Val.(*ssa.Const); r.Addr == a && !zero {
+				return false
+			}
+		case *ssa.IndexAddr:
 			return false
+		}
+	}
+	return stores > 0
+}
+
+// untouched reports whether a new object is only handed on, never
+// written: a zero value.
+func untouched(a *ssa.Alloc) bool {
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.FieldAddr, *ssa.IndexAddr:
+			return false
+		case *ssa.Store:
+			if _, zero := r.Val.(*ssa.Const); r.Addr == a && !zero {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func recordType(t types.Type) bool {
+	return isRecord(t, make(map[types.Type]bool))
+}
+
+// isRecord decides recordType, each type once: a type met again while it
+// is being decided (a recursive message) counts as a record on that path,
+// its other fields decide.
+func isRecord(t types.Type, seen map[types.Type]bool) bool {
+	if v, ok := seen[t]; ok {
+		return v
+	}
+	seen[t] = true
+	v := recordShape(t, seen)
+	seen[t] = v
+	return v
+}
+
+func recordShape(t types.Type, seen map[types.Type]bool) bool {
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
+		switch n.Obj().Pkg().Path() {
+		case "sync", "sync/atomic":
+			return false
+		case "google.golang.org/protobuf/internal/impl":
+			// A generated message's bookkeeping (its runtime state),
+			// not data of its own.
+			return true
 		}
 	}
 	switch u := t.Underlying().(type) {
@@ -541,17 +638,17 @@ func recordType(t types.Type, depth int) bool {
 		return u.Kind() != types.UnsafePointer
 	case *types.Struct:
 		for i := range u.NumFields() {
-			if !recordType(u.Field(i).Type(), depth+1) {
+			if !isRecord(u.Field(i).Type(), seen) {
 				return false
 			}
 		}
 		return true
 	case *types.Array:
-		return recordType(u.Elem(), depth+1)
+		return isRecord(u.Elem(), seen)
 	case *types.Slice:
-		return recordType(u.Elem(), depth+1)
+		return isRecord(u.Elem(), seen)
 	case *types.Pointer:
-		return recordType(u.Elem(), depth+1)
+		return isRecord(u.Elem(), seen)
 	}
 	return false
 }

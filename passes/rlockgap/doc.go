@@ -48,8 +48,10 @@
 // Memoising a plain value (a number, a string) computed from the key is not
 // reported: two racing callers store the same thing. Nor is memoising a
 // record (plain fields, and pointers and slices of them; no map, channel,
-// lock or function) loaded through an interface or from another package:
-// the racer's record is replaced by an equal one. A fast-path read that is
+// lock or function; a generated protocol buffer message counts, its
+// runtime bookkeeping is not data) loaded through an interface or from
+// another package, or assembled from such records and empty ones: the
+// racer's record is replaced by an equal one. A fast-path read that is
 // checked again under an outer lock held until the write (a fetch lock)
 // is superseded by that check. Nor is setting a latch: a variable of the
 // function (or one its goroutines share) whose every store, there and in

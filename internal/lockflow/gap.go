@@ -102,7 +102,9 @@ func (fs *funcState) findGaps() []*Gap {
 				continue
 			}
 			// Of the stale reads that decide this write, name the most
-			// specific one (the map entry rather than the map).
+			// specific one (the map entry rather than the map); of
+			// equally specific ones, one whose value the write carries
+			// (a lost update is the plainer story than a stale test).
 			best, bestDepth := -1, -1
 			var bestGap *Gap
 			all.each(func(ri int) {
@@ -114,11 +116,12 @@ func (fs *funcState) findGaps() []*Gap {
 				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) {
 					return
 				}
-				if len(r.loc.Steps) <= bestDepth {
+				depth := len(r.loc.Steps)
+				if depth < bestDepth || depth == bestDepth && (bestGap.Kind == LostUpdate || !data.has(ri)) {
 					return
 				}
 				if g := fs.evaluate(ri, a, w, h, data, decisions, writesByBlock); g != nil {
-					best, bestDepth, bestGap = ri, len(r.loc.Steps), g
+					best, bestDepth, bestGap = ri, depth, g
 				}
 			})
 			if best >= 0 {
@@ -321,7 +324,7 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 		return false
 	}
 	c, ok := w.stored.(*ssa.Const)
-	if (!ok || !isFalse(c) && !fs.setsWhatDiffered(w, c)) && !latch {
+	if (!ok || !isFalse(c)) && !fs.setsWhatDiffered(w, w.stored) && !latch {
 		return false // data, not a flag: clearing a list drops what a racer put there
 	}
 	for _, i := range fs.inSection(fs.writesIn, h, h.key, func(i int) lockState { return fs.writes[i].held }) {
@@ -477,22 +480,34 @@ func capturedRoot(v ssa.Value) *ssa.Alloc {
 	return nil
 }
 
-// setsWhatDiffered reports whether w, storing the constant c, runs only
-// where a branch found the location different from c (err != nil, then
-// err = nil): storing c is then what a fresh check would do too, or a
-// no-op.
-func (fs *funcState) setsWhatDiffered(w *writeSite, c *ssa.Const) bool {
+// setsWhatDiffered reports whether w, storing v (a constant, or a value
+// that owes nothing to the location: the caller's), runs only where a
+// branch found the location different from v (err != nil, then err = nil;
+// off != c.offset, then c.offset = off): storing v is then what a fresh
+// check would do too, or a no-op.
+func (fs *funcState) setsWhatDiffered(w *writeSite, v ssa.Value) bool {
+	same := func(x ssa.Value) bool {
+		if x == v {
+			return true
+		}
+		k, ok1 := x.(*ssa.Const)
+		c, ok2 := v.(*ssa.Const)
+		return ok1 && ok2 && constEqual(k, c)
+	}
+	if v == nil {
+		return false
+	}
+	fromLoc := false
+	fs.taint[v].each(func(i int) {
+		fromLoc = fromLoc || fs.reads[i].loc.key() == w.loc.key()
+	})
+	if fromLoc {
+		return false // the old value stored back
+	}
 	found := false
 	fs.eachDep(w.instr.Block(), func(d branch) {
 		b, ok := ifCond(d.block).(*ssa.BinOp)
-		if !ok || (b.Op != token.NEQ && b.Op != token.EQL) {
-			return
-		}
-		k, ok := b.Y.(*ssa.Const)
-		if !ok {
-			k, ok = b.X.(*ssa.Const)
-		}
-		if !ok || !constEqual(k, c) {
+		if !ok || (b.Op != token.NEQ && b.Op != token.EQL) || !same(b.X) && !same(b.Y) {
 			return
 		}
 		differs := 0 // the true successor, for !=

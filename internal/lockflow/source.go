@@ -132,7 +132,8 @@ func (s *Source) ValueName(pos token.Pos) string {
 				if len(st.Lhs) == len(st.Rhs) {
 					lhs = st.Lhs[i]
 				}
-				if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
+				if id, ok := lhs.(*ast.Ident); ok && (id.Name == "_" || usesVar(r, id.Name)) {
+					// off = c.offset + off: "off" names the old value too.
 					return types.ExprString(e)
 				}
 				return types.ExprString(lhs)
@@ -150,6 +151,25 @@ func (s *Source) ValueName(pos token.Pos) string {
 		}
 	}
 	return types.ExprString(e)
+}
+
+// usesVar reports whether x refers to the variable name (a field or
+// method of that name does not count).
+func usesVar(x ast.Expr, name string) bool {
+	found := false
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			found = found || usesVar(n.X, name)
+			return false
+		case *ast.FuncLit:
+			return false // its own variables
+		case *ast.Ident:
+			found = found || n.Name == name
+		}
+		return !found
+	})
+	return found
 }
 
 // PassDoc returns the documentation of a pass from the text of its

@@ -58,7 +58,7 @@ func (c *Cursor) Seek(off int64, relative bool) (int64, error) {
 	if off < first || off > last {
 		return 0, errors.New("out of range")
 	}
-	c.mu.Lock() // want `c.mu is locked again after the section that checked: the value written derives from off, read in an earlier section; an update made in between is lost`
+	c.mu.Lock() // want `c.mu is locked again after the section that checked: the value written derives from c.offset, read in an earlier section; an update made in between is lost`
 	c.offset = off
 	c.mu.Unlock()
 	return off, nil

@@ -82,7 +82,9 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 			}
 		}
 	}
-	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool { return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) })
+	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
+		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn)
+	})
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 }
 
@@ -726,6 +728,47 @@ func isFresh(v ssa.Value) bool {
 }
 
 // inTestFile reports whether fn is declared in a _test.go file.
+// sequentialTest reports whether fn is (a closure of) a test, benchmark,
+// fuzz target, example or suite test method that runs on one goroutine:
+// it starts none and runs no subtest in parallel. What such a test changes between two
+// sections of a lock it changes itself (saving state, removing it,
+// restoring it on purpose).
+func sequentialTest(fn *ssa.Function) bool {
+	top := fn
+	for top.Parent() != nil {
+		top = top.Parent()
+	}
+	if !inTestFile(top) {
+		return false
+	}
+	// A suite's Test methods (testify's convention) run one at a time too.
+	name := top.Name()
+	if !strings.HasPrefix(name, "Test") && (top.Signature.Recv() != nil || !strings.HasPrefix(name, "Benchmark") &&
+		!strings.HasPrefix(name, "Fuzz") && !strings.HasPrefix(name, "Example")) {
+		return false
+	}
+	var concurrent func(f *ssa.Function) bool
+	concurrent = func(f *ssa.Function) bool {
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				if _, ok := instr.(*ssa.Go); ok {
+					return true
+				}
+				call, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg != nil &&
+					callee.Pkg.Pkg.Path() == "testing" && (callee.Name() == "Parallel" || callee.Name() == "RunParallel") {
+					return true
+				}
+			}
+		}
+		return slices.ContainsFunc(f.AnonFuncs, concurrent)
+	}
+	return !concurrent(top)
+}
+
 func inTestFile(fn *ssa.Function) bool {
 	return strings.HasSuffix(fn.Prog.Fset.Position(fn.Pos()).Filename, "_test.go")
 }

@@ -233,18 +233,32 @@ func drive(args []string) int {
 	if nonce := os.Getenv("LOCKGAP_BENCH_NONCE"); nonce != "" {
 		vet = append(vet, "-"+nonceFlag+"="+nonce)
 	}
-	cmd := exec.Command("go", append(append(vet, o.passFlags...), o.patterns...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
+	runVet := func(patterns []string) (stdout, stderr *bytes.Buffer, err error) {
+		cmd := exec.Command("go", append(append(vet, o.passFlags...), patterns...)...)
+		stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
+		cmd.Stdout, cmd.Stderr = stdout, stderr
+		return stdout, stderr, cmd.Run()
+	}
+	stdout, stderr, runErr := runVet(o.patterns)
 	l := <-list
 	if l.err != nil {
 		fmt.Fprintf(os.Stderr, "lockgap: %v\n", l.err)
 		return 1
 	}
 	roots := l.roots
+	if runErr != nil && stdout.Len() == 0 {
+		// go vet stops before analysing anything when a package cannot
+		// be loaded (a dependency missing from the module proxy, say):
+		// analyse the packages that load, and keep its errors for the
+		// end.
+		if ok, broken := loadable(o.patterns); len(ok) > 0 && broken > 0 {
+			loadErrs := stderr
+			stdout, stderr, _ = runVet(ok)
+			stderr.Write(loadErrs.Bytes())
+		}
+	}
 
-	tree, treeErrs, err := decodeTrees(&stdout)
+	tree, treeErrs, err := decodeTrees(stdout)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lockgap: reading go vet output: %v\n", err)
 		return 1
@@ -289,6 +303,26 @@ func vetErrors(b []byte) []byte {
 		out.WriteString(line)
 	}
 	return out.Bytes()
+}
+
+// loadable lists the packages patterns match that load with all their
+// dependencies, and counts those that do not.
+func loadable(patterns []string) (ok []string, broken int) {
+	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}} {{if or .Error .DepsErrors}}broken{{end}}"}, patterns...)...)
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, 0
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 1:
+			ok = append(ok, f[0])
+		case len(f) == 2:
+			broken++
+		}
+	}
+	return ok, broken
 }
 
 // listPackages resolves patterns to import paths, the set whose findings

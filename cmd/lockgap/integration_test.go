@@ -200,4 +200,17 @@ func TestGoCommandIntegration(t *testing.T) {
 	if code != 0 || strings.Contains(out, storeFinding) {
 		t.Errorf("after -fix: exit %d\n%s", code, out)
 	}
+
+	// A package whose dependency cannot be had stops go vet before it
+	// analyses anything; lockgap still reports on the packages that load,
+	// and says what failed (exit 1).
+	broken := filepath.Join(mod, "broken", "broken.go")
+	if err := os.MkdirAll(filepath.Dir(broken), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(broken, []byte("package broken\n\nimport \"example.com/missing/pkg\"\n\nvar X = pkg.Y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = run(bin, "./...")
+	expect(out, code, 1, admitFinding, "example.com/missing/pkg")
 }

@@ -16,7 +16,9 @@ import (
 // stale before the next: nobody else writes. Writers in other packages
 // are not seen; they would have to reach the state, which the package's
 // own unexported fields usually prevent. An exported writer counts as
-// anyone's.
+// anyone's. When the worker removes an entry, writers that only add
+// missing entries (a lookup that found none, then the insert) do not
+// count: they cannot take away or replace the entry it decided on.
 
 // lockClass names a lock by the type that holds it and its field
 // ("example.com/store.Store.mu"), so that the same lock reached from two

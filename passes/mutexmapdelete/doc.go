@@ -59,7 +59,9 @@
 // (no facts cross packages yet).
 // Removals are Delete, LoadAndDelete, CompareAndDelete, Clear, delete and
 // clear; Swap, CompareAndSwap and Store replace a lock when the map is
-// also filled by LoadOrStore or the Store follows a lookup.
+// also filled by LoadOrStore or the Store follows a lookup. A removal in a
+// function a test registers with Cleanup is teardown: it runs when the
+// test and all it waited for are done, and is not reported.
 //
 // Separately, for every sync.Map: a Load, Delete, LoadAndDelete or
 // CompareAndDelete whose key has a dynamic type different from every key

@@ -88,6 +88,35 @@ func run(pass *goanalysis.Pass) (_ any, err error) {
 	return nil, nil
 }
 
+// testCleanup reports whether fn is a function literal a test registers
+// with Cleanup: it runs once the test and its subtests are over, when
+// nothing of the test holds or waits on the mutexes it clears away.
+func testCleanup(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil {
+		return false
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			for _, ref := range *mc.Referrers() {
+				call, ok := ref.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				callee := call.Common().StaticCallee()
+				if callee != nil && callee.Name() == "Cleanup" && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "testing" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 type reporter struct {
 	report func(goanalysis.Diagnostic) // pass.Report filtered by ignore directives
 	pass   *goanalysis.Pass
@@ -108,7 +137,7 @@ func (r *reporter) heldAt(s *site) []lockflow.Path {
 // removal reports s if it takes a lock out of mi (or puts a fresh one in
 // place of one) without proof that no one holds or waits on it.
 func (r *reporter) removal(mi *mapInfo, s *site) {
-	if fresh(s) {
+	if fresh(s) || testCleanup(s.fn) {
 		return
 	}
 	switch {

@@ -1062,9 +1062,12 @@ func (fs *funcState) guardedBlocks() []bool {
 		})
 	}
 	guarded := make([]bool, len(blocks))
+	// In dominator order a branch is mostly seen before what it decides,
+	// so one round settles nearly everything; loops take another.
+	order := fs.fn.DomPreorder()
 	for changed := true; changed; {
 		changed = false
-		for _, b := range blocks {
+		for _, b := range order {
 			if guarded[b.Index] {
 				continue
 			}

@@ -51,8 +51,10 @@
 // package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers; an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop
-// draining a retry queue that watchers feed); a gap inside a test that
-// runs on one goroutine (the change in between is the test's own).
+// draining a retry queue that watchers feed); storing the caller's value
+// (or a constant) where the stale test found the state different from it
+// (what a fresh test would do too); a gap inside a test that runs on one
+// goroutine (the change in between is the test's own).
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

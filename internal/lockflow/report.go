@@ -46,7 +46,13 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 	d := analysis.Diagnostic{
 		Pos:     g.BOpen,
 		Message: fmt.Sprintf("%s %s: %s", lock, relock, why),
-		Related: []analysis.RelatedInformation{{Pos: g.Read, Message: fmt.Sprintf("%s read %s here", name, w.ReadSection)}},
+	}
+	if g.Read.IsValid() {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.Read, Message: fmt.Sprintf("%s read %s here", name, w.ReadSection)})
+	} else {
+		// A read the source has no position for (a range over a field):
+		// point at the section it was made in.
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.AOpen, Message: fmt.Sprintf("%s read %s, which starts here", name, w.ReadSection)})
 	}
 	if len(g.AReleases) > 0 {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.AReleases[0], Message: "lock released here"})

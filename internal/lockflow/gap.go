@@ -926,9 +926,37 @@ func (fs *funcState) directReadsOf(v ssa.Value, f func(ri int)) {
 			if b, ok := x.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
 				walk(x.Call.Args[0], depth+1)
 			}
+			if pureQuery(x) {
+				// slices.Index(s.items, it) < 0 tests s.items.
+				for _, a := range x.Call.Args {
+					walk(a, depth+1)
+				}
+			}
 		}
 	}
 	walk(v, 0)
+}
+
+// pureQuery reports whether call asks a standard function that only reads
+// its arguments about them (slices.Index, bytes.Equal, strings.HasPrefix):
+// testing its result tests the arguments.
+func pureQuery(call *ssa.Call) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Object() == nil || callee.Object().Pkg() == nil || callee.Signature.Recv() != nil {
+		return false
+	}
+	switch callee.Object().Pkg().Path() {
+	case "slices", "maps", "bytes", "strings":
+	default:
+		return false
+	}
+	res := callee.Signature.Results()
+	return res.Len() == 1 && isBasic(res.At(0).Type())
+}
+
+func isBasic(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Basic)
+	return ok
 }
 
 // staleAddress reports whether read r reaches its location through a value

@@ -536,7 +536,7 @@ func loadedFrom(v ssa.Value, pkg *ssa.Package, depth int) bool {
 		}
 	case *ssa.Phi:
 		for _, e := range x.Edges {
-			if a, ok := e.(*ssa.Alloc); ok && a.Heap && untouched(a) {
+			if zeroObject(e) {
 				continue
 			}
 			if !loadedFrom(e, pkg, depth+1) {
@@ -571,7 +571,7 @@ func fieldsLoaded(a *ssa.Alloc, pkg *ssa.Package, depth int) bool {
 				if _, ok := st.Val.(*ssa.Const); ok {
 					continue
 				}
-				if z, ok := st.Val.(*ssa.Alloc); ok && z.Heap && untouched(z) {
+				if zeroObject(st.Val) {
 					continue
 				}
 				if !loadedFrom(st.Val, pkg, depth+1) {
@@ -579,7 +579,7 @@ func fieldsLoaded(a *ssa.Alloc, pkg *ssa.Package, depth int) bool {
 				}
 			}
 		case *ssa.Store:
-			if _, zero := r.Val.(*ssa.Const); r.Addr == a && !zero {
+			if overwrites(r, a) {
 				return false
 			}
 		case *ssa.IndexAddr:
@@ -589,20 +589,31 @@ func fieldsLoaded(a *ssa.Alloc, pkg *ssa.Package, depth int) bool {
 	return stores > 0
 }
 
-// untouched reports whether a new object is only handed on, never
-// written: a zero value.
-func untouched(a *ssa.Alloc) bool {
+// zeroObject reports whether v is a new object only handed on, never
+// written: a zero value (&T{}).
+func zeroObject(v ssa.Value) bool {
+	a, ok := v.(*ssa.Alloc)
+	if !ok || !a.Heap {
+		return false
+	}
 	for _, r := range *a.Referrers() {
 		switch r := r.(type) {
 		case *ssa.FieldAddr, *ssa.IndexAddr:
 			return false
 		case *ssa.Store:
-			if _, zero := r.Val.(*ssa.Const); r.Addr == a && !zero {
+			if overwrites(r, a) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// overwrites reports whether st stores into a itself something other than
+// a constant (the zero value a composite literal starts from).
+func overwrites(st *ssa.Store, a *ssa.Alloc) bool {
+	_, zero := st.Val.(*ssa.Const)
+	return st.Addr == a && !zero
 }
 
 func recordType(t types.Type) bool {

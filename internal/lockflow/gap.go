@@ -180,6 +180,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		// The helper looks it up again itself before deciding.
 		return nil
 	}
+	if fs.entryRevalidated(r, w) {
+		return nil
+	}
 	var aLocs []Path
 	for _, i := range fs.inSection(fs.readsIn, a, h.key, func(i int) lockState { return fs.reads[i].held }) {
 		aLocs = append(aLocs, fs.reads[i].loc)
@@ -305,6 +308,38 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		}
 	}
 	return g
+}
+
+// entryRevalidated reports whether, after section A found an entry (read
+// r), the function took the entry's own lock, and holding it through w,
+// tested the entry's state before w: the entry's lock serialises everyone
+// who acts on that entry, and the test tells whether it is still the live
+// one (whoever drops an entry empties or marks it under that lock first).
+func (fs *funcState) entryRevalidated(r *readSite, w *writeSite) bool {
+	entry := r.loc.Steps
+	if !strings.HasSuffix(strings.TrimSuffix(entry, "*;"), "[];") {
+		return false
+	}
+	ctl := fs.blockCtl[w.instr.Block().Index]
+	for _, own := range w.held {
+		inside, ok := strings.CutPrefix(inexactSteps(own.path.Steps), entry)
+		if own.path.Root != r.loc.Root || !ok || inside == "" || strings.Contains(inside, "[") {
+			continue
+		}
+		tested := false
+		ctl.each(func(ri int) {
+			r2 := &fs.reads[ri]
+			h, ok := r2.held.lookup(own.key)
+			if ok && intersects(h.openers, own.openers) && r2.loc.Root == r.loc.Root &&
+				len(r2.loc.Steps) > len(entry) && strings.HasPrefix(r2.loc.Steps, entry) {
+				tested = true
+			}
+		})
+		if tested {
+			return true
+		}
+	}
+	return false
 }
 
 // flushes reports whether w clears the very boolean flag the stale read

@@ -188,3 +188,27 @@ func renderSteps(steps string) string {
 	}
 	return b.String()
 }
+
+// inexactSteps turns the steps of a lock path (elements told apart) into
+// those pathOf gives (every element "[];").
+func inexactSteps(steps string) string {
+	var b strings.Builder
+	for steps != "" {
+		if strings.HasPrefix(steps, "[") {
+			end := strings.Index(steps, "];")
+			if end < 0 {
+				return b.String() + steps
+			}
+			b.WriteString("[];")
+			steps = steps[end+2:]
+			continue
+		}
+		end := strings.Index(steps, ";")
+		if end < 0 {
+			return b.String() + steps
+		}
+		b.WriteString(steps[:end+1])
+		steps = steps[end+1:]
+	}
+	return b.String()
+}

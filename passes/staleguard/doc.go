@@ -54,7 +54,10 @@
 // draining a retry queue that watchers feed); storing the caller's value
 // (or a constant) where the stale test found the state different from it
 // (what a fresh test would do too); a gap inside a test that runs on one
-// goroutine (the change in between is the test's own).
+// goroutine (the change in between is the test's own); acting on an entry
+// found earlier while holding the entry's own lock, after testing the
+// entry's state under it (a session dropped only once emptied under its
+// lock: the test finds a racer's work done).
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

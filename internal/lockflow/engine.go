@@ -747,8 +747,16 @@ func sequentialTest(fn *ssa.Function) bool {
 		!strings.HasPrefix(name, "Fuzz") && !strings.HasPrefix(name, "Example")) {
 		return false
 	}
+	// Goroutines are started by go statements, by a group's Go method
+	// (sync.WaitGroup, errgroup), by parallel subtests, or by a helper of
+	// the package the test calls.
+	seen := make(map[*ssa.Function]bool)
 	var concurrent func(f *ssa.Function) bool
 	concurrent = func(f *ssa.Function) bool {
+		if seen[f] {
+			return false
+		}
+		seen[f] = true
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
 				if _, ok := instr.(*ssa.Go); ok {
@@ -758,8 +766,19 @@ func sequentialTest(fn *ssa.Function) bool {
 				if !ok {
 					continue
 				}
-				if callee := call.Common().StaticCallee(); callee != nil && callee.Pkg != nil &&
-					callee.Pkg.Pkg.Path() == "testing" && (callee.Name() == "Parallel" || callee.Name() == "RunParallel") {
+				if m := call.Common().Method; m != nil && m.Name() == "Go" {
+					return true
+				}
+				callee := call.Common().StaticCallee()
+				if callee == nil || callee.Pkg == nil {
+					continue
+				}
+				switch {
+				case callee.Name() == "Go" && callee.Signature.Recv() != nil:
+					return true
+				case callee.Pkg.Pkg.Path() == "testing" && (callee.Name() == "Parallel" || callee.Name() == "RunParallel"):
+					return true
+				case callee.Pkg == top.Pkg && concurrent(callee):
 					return true
 				}
 			}

@@ -58,8 +58,9 @@
 // its closures, stores the same constant or init-only package variable
 // (crossing out entries from several goroutines). State written only by
 // one worker goroutine is not reported either (see staleguard), nor a gap
-// inside a test that runs on one goroutine (no go statement, no parallel
-// subtest): what changes in between, the test changes itself.
+// inside a test that runs on one goroutine (no go statement, no group's
+// Go, no parallel subtest, no helper of the package starting one): what
+// changes in between, the test changes itself.
 //
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
 // Lock. Silence a finding with //lockgap:ignore rlockgap <reason>.

@@ -77,3 +77,58 @@ func TestRemoveRestoreParallel(t *testing.T) {
 		})
 	}
 }
+
+// TestRemoveRestoreGroup runs the same work on goroutines a WaitGroup
+// starts: they undo each other's changes.
+func TestRemoveRestoreGroup(t *testing.T) {
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			saved := cluster.Get(1)
+			cluster.Remove(1)
+			cluster.Add(1, saved) // want `cluster.mu is locked again for writing by cluster.Add after RUnlock: the value written derives from saved`
+		})
+	}
+	wg.Wait()
+}
+
+// hammer runs f on n goroutines at once.
+func hammer(n int, f func()) {
+	var wg sync.WaitGroup
+	wg.Add(n)
+	for range n {
+		go func() {
+			defer wg.Done()
+			f()
+		}()
+	}
+	wg.Wait()
+}
+
+// TestRemoveRestoreHammered hands the work to a helper of the test file
+// that runs it concurrently.
+func TestRemoveRestoreHammered(t *testing.T) {
+	hammer(4, func() {
+		saved := cluster.Get(1)
+		cluster.Remove(1)
+		cluster.Add(1, saved) // want `cluster.mu is locked again for writing by cluster.Add after RUnlock: the value written derives from saved`
+	})
+}
+
+// check runs f once, on the test's goroutine.
+func check(t *testing.T, f func() bool) {
+	if !f() {
+		t.Fatal("check failed")
+	}
+}
+
+// TestRemoveRestoreChecked calls a helper that runs its argument on the
+// test's own goroutine. Silent.
+func TestRemoveRestoreChecked(t *testing.T) {
+	check(t, func() bool {
+		saved := cluster.Get(1)
+		cluster.Remove(1)
+		cluster.Add(1, saved)
+		return true
+	})
+}

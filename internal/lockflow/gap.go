@@ -48,6 +48,9 @@ type Gap struct {
 	Write   token.Pos // the write (or the helper call that writes)
 	ReadLoc Path      // what the stale read read
 	Removal bool      // the write removes (an entry, a field's value)
+	// Emptiness: the stale test asked whether a collection was empty,
+	// not whether an entry was there.
+	Emptiness bool
 
 	// When B is a helper call: how the helper names the lock, relative to
 	// its receiver or parameters (BLockParam, -1 for a package variable),
@@ -64,6 +67,9 @@ type staleDecision struct {
 	block   *ssa.BasicBlock
 	missing int
 	creates bool
+	// emptiness: the test asks whether a collection is empty (len(x) >
+	// 0), not whether an entry is there.
+	emptiness bool
 }
 
 // findGaps evaluates every write against the reads that reach it.
@@ -647,7 +653,8 @@ func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []s
 				return
 			}
 			out = append(out, staleDecision{read: ri, block: b, missing: missing,
-				creates: fs.sideWrites(branch{b, missing}, fs.reads[ri].loc, writesByBlock)})
+				creates:   fs.sideWrites(branch{b, missing}, fs.reads[ri].loc, writesByBlock),
+				emptiness: lenOf(subj) != nil || testsLen(cond)})
 		})
 	}
 	return out
@@ -816,6 +823,18 @@ func isEmpty(v ssa.Value, length bool) bool {
 	return false
 }
 
+// testsLen reports whether cond compares a length (len(x) > 0, !(len(x)
+// == 0)).
+func testsLen(cond ssa.Value) bool {
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		return lenOf(c.X) != nil || lenOf(c.Y) != nil
+	case *ssa.UnOp:
+		return c.Op == token.NOT && testsLen(c.X)
+	}
+	return false
+}
+
 // lenOf returns x for v = len(x), else nil.
 func lenOf(v ssa.Value) ssa.Value {
 	if c, ok := v.(*ssa.Call); ok {
@@ -881,6 +900,9 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	g.Read = r.pos
 	g.Write = w.pos
 	g.ReadLoc = r.loc
+	for _, d := range fs.decisionsOf[ri] {
+		g.Emptiness = g.Emptiness || d.emptiness
+	}
 	if !g.Read.IsValid() {
 		g.Read = r.instr.Pos()
 	}
@@ -1108,6 +1130,57 @@ func (fs *funcState) picked(ri int) bool {
 	return fs.pickedReads.has(ri)
 }
 
+// keyTest reports whether the only guarded state cond tests is the keys
+// a range over a map produced (strings.HasPrefix(k, topic), k.Matches(q)).
+func (fs *funcState) keyTest(cond ssa.Value) bool {
+	locked := func(v ssa.Value) bool {
+		found := false
+		fs.taint[v].each(func(r int) { found = found || len(fs.reads[r].held) > 0 })
+		return found
+	}
+	sawKey := false
+	seen := make(map[ssa.Value]bool)
+	var clean func(v ssa.Value, depth int) bool
+	clean = func(v ssa.Value, depth int) bool {
+		if v == nil || !locked(v) || seen[v] {
+			return true
+		}
+		seen[v] = true
+		if depth > 8 {
+			return false
+		}
+		switch x := v.(type) {
+		case *ssa.Extract:
+			if n, ok := x.Tuple.(*ssa.Next); ok && x.Index == 1 && !n.IsString {
+				sawKey = true
+				return true
+			}
+		case *ssa.BinOp:
+			return clean(x.X, depth+1) && clean(x.Y, depth+1)
+		case *ssa.UnOp:
+			return x.Op != token.MUL && clean(x.X, depth+1)
+		case *ssa.Field:
+			return clean(x.X, depth+1)
+		case *ssa.ChangeType:
+			return clean(x.X, depth+1)
+		case *ssa.Convert:
+			return clean(x.X, depth+1)
+		case *ssa.Call:
+			if _, isRead := fs.readIdx[x]; isRead || x.Call.IsInvoke() && !clean(x.Call.Value, depth+1) {
+				return false
+			}
+			for _, a := range x.Call.Args {
+				if !clean(a, depth+1) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	return clean(cond, 0) && sawKey
+}
+
 // guardedBlocks returns, by block index, whether a block runs only on one
 // side of a branch (not a loop's "next element" test) whose condition
 // derives from state read under a lock, directly or through enclosing
@@ -1123,6 +1196,11 @@ func (fs *funcState) guardedBlocks() []bool {
 		fs.taint[c].each(func(r int) {
 			guardBranch[b.Index] = guardBranch[b.Index] || len(fs.reads[r].held) > 0
 		})
+		if guardBranch[b.Index] && fs.keyTest(c) {
+			// Which entry it is, not what state it is in: a key still
+			// names the same entry, if that is still there.
+			guardBranch[b.Index] = false
+		}
 	}
 	guarded := make([]bool, len(blocks))
 	// In dominator order a branch is mostly seen before what it decides,

@@ -46,8 +46,9 @@
 // or it removes the same entry); a helper that looks the entry up again
 // itself before writing; removing, one by one, every entry a listing saw
 // (a sweep: removing one a racer removed already does nothing), unless the
-// listing kept only the entries a test let through, whose verdict may be
-// stale (a Renew in between); state that only one worker goroutine of the
+// listing kept only the entries a test of their state let through, whose
+// verdict may be stale (a Renew in between; a test of the keys alone, a
+// prefix or a pattern, still holds); state that only one worker goroutine of the
 // package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers; an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop

@@ -306,7 +306,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			}
 			g.Kind = LazyInit
 		default:
-			if fs.flushes(w, r, h) {
+			if fs.flushes(w, r, h) || fs.refreshes(ri, h) {
 				return nil
 			}
 
@@ -346,6 +346,36 @@ func (fs *funcState) entryRevalidated(r *readSite, w *writeSite) bool {
 		}
 	}
 	return false
+}
+
+// refreshes reports whether section h is a refresh keyed by a value of
+// the caller's: it stores that value into the location read ri read, only
+// where a test found the location different from it (setsWhatDiffered),
+// and nothing it writes carries a value read in an earlier section or
+// what it overwrites (the rest is looked up by that value or read fresh). Whatever happened in
+// between, the section does what a fresh test would have it do, or
+// rewrites what a racer's refresh with the same value wrote.
+func (fs *funcState) refreshes(ri int, h heldLock) bool {
+	r := &fs.reads[ri]
+	keyed := false
+	for _, i := range fs.inSection(fs.writesIn, h, h.key, func(i int) lockState { return fs.writes[i].held }) {
+		w := &fs.writes[i]
+		if w.kind != writeStore && w.kind != writeMapUpdate || w.collection {
+			return false
+		}
+		// Nothing stale, and nothing read-modify-written: a count of
+		// switches would count a racer's switch again.
+		bad := false
+		fs.dataTaint(w.data).each(func(j int) {
+			a, ok := fs.reads[j].held.lookup(h.key)
+			bad = bad || ok && !intersects(a.openers, h.openers) || fs.reads[j].loc.overlaps(w.loc)
+		})
+		if bad {
+			return false
+		}
+		keyed = keyed || w.kind == writeStore && w.loc.key() == r.loc.key() && fs.setsWhatDiffered(w, w.stored)
+	}
+	return keyed
 }
 
 // flushes reports whether w clears the very boolean flag the stale read

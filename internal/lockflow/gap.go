@@ -147,8 +147,8 @@ func (fs *funcState) findGaps() []*Gap {
 					outerLock(r.held, w.held, h.key) {
 					continue
 				}
-				if !fs.reachable(d.block, w.instr.Block()) {
-					continue
+				if !fs.reachable(d.block.Succs[1-d.missing], w.instr.Block()) {
+					continue // only the missing side gets there
 				}
 				if g := fs.evaluate(d.read, a, w, h, nil, decisions, writesByBlock); g != nil && g.Kind == Dropped {
 					report(d.read, g)
@@ -202,7 +202,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	}
 	staleCreates := false
 	for _, d := range fs.decisionsOf[ri] {
-		staleCreates = staleCreates || d.creates
+		// A found the entry there and skipped creating it: a give-up in B
+		// drops the update only on that way to w.
+		staleCreates = staleCreates || d.creates && fs.reachable(d.block.Succs[1-d.missing], w.instr.Block())
 	}
 	guards := fs.inlineGuards(w, h.key, rereadsA, writesByBlock, r.loc)
 	for _, g := range w.guards {
@@ -284,6 +286,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 					return nil // a wholesale refresh, not a fill of one entry
 				}
 				g.Kind = LazyInit
+			case w.inner == writeMapUpdate && fs.insertsIfAbsent(w, h.key) && fs.onlyEmptiness(ri):
+				// "Nothing there, so fill it", filled only where entries
+				// are still missing: whatever arrived in between is kept.
+				return nil
 			case w.inner == writeDelete || w.inner == writeClear || byLimit:
 				g.Kind = Gated
 			default:
@@ -851,6 +857,13 @@ func isEmpty(v ssa.Value, length bool) bool {
 		return length && constant.Sign(c.Value) == 0
 	}
 	return false
+}
+
+// onlyEmptiness reports whether every existence test on read ri asks
+// whether a collection is empty, and there is one.
+func (fs *funcState) onlyEmptiness(ri int) bool {
+	ds := fs.decisionsOf[ri]
+	return len(ds) > 0 && !slices.ContainsFunc(ds, func(d staleDecision) bool { return !d.emptiness })
 }
 
 // testsLen reports whether cond compares a length (len(x) > 0, !(len(x)

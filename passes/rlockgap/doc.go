@@ -43,7 +43,10 @@
 // returns the value is the read. A re-check counts when it tests the state
 // again under the write lock and, on finding it changed, takes the path the
 // fresh state calls for; a re-check that quietly returns when an entry
-// vanished drops the update.
+// vanished drops the update (only on the way where the stale read found
+// the entry and skipped creating it). "Nothing is known, so fill it in"
+// with a helper that adds only the entries still missing keeps whatever
+// arrived in between, and is not reported.
 //
 // Memoising a plain value (a number, a string) computed from the key is not
 // reported: two racing callers store the same thing. Nor is memoising a

@@ -48,3 +48,64 @@ func (b *Backends) Drain() {
 	b.pool = nil
 	b.mu.Unlock()
 }
+
+// Members is the membership a client learns from the cluster.
+type Members struct {
+	mu    sync.RWMutex
+	nodes map[int]*node
+}
+
+type node struct {
+	addr string
+	seen int
+}
+
+// Ensure asks the cluster only when no member was known. The stale test
+// only short-circuits: had members arrived in between, merging the
+// cluster's answer into them is harmless. Silent.
+func (m *Members) Ensure(ask func() map[int]string) {
+	m.mu.RLock()
+	known := len(m.nodes) > 0
+	m.mu.RUnlock()
+	if known {
+		return
+	}
+	m.merge(ask())
+}
+
+// merge updates the members the answer names, then adds the new ones.
+func (m *Members) merge(answer map[int]string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, addr := range answer {
+		if n, ok := m.nodes[id]; ok {
+			n.addr = addr
+			n.seen++
+		}
+	}
+	for id, addr := range answer {
+		if _, ok := m.nodes[id]; !ok {
+			m.nodes[id] = &node{addr: addr}
+		}
+	}
+}
+
+// EnsureFresh installs the cluster's answer when no member was known:
+// members that arrived in between are replaced and their counts lost.
+func (m *Members) EnsureFresh(ask func() map[int]string) {
+	m.mu.RLock()
+	known := len(m.nodes) > 0
+	m.mu.RUnlock()
+	if known {
+		return
+	}
+	m.install(ask()) // want `m.mu is locked again for writing by m.install after RUnlock: the write is decided by known`
+}
+
+func (m *Members) install(answer map[int]string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for id, addr := range answer {
+		m.nodes[id] = &node{addr: addr}
+	}
+}

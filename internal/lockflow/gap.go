@@ -366,6 +366,9 @@ func (fs *funcState) refreshes(ri int, h heldLock) bool {
 	keyed := false
 	for _, i := range fs.inSection(fs.writesIn, h, h.key, func(i int) lockState { return fs.writes[i].held }) {
 		w := &fs.writes[i]
+		if slices.ContainsFunc(w.held, func(o heldLock) bool { return o.key != h.key && o.mode == Write && !o.claim }) {
+			continue // another lock's state (a metric updated in passing)
+		}
 		if w.kind != writeStore && w.kind != writeMapUpdate || w.collection {
 			return false
 		}
@@ -564,7 +567,7 @@ func capturedRoot(v ssa.Value) *ssa.Alloc {
 // check would do too, or a no-op.
 func (fs *funcState) setsWhatDiffered(w *writeSite, v ssa.Value) bool {
 	same := func(x ssa.Value) bool {
-		if x == v {
+		if x == v || sameGetter(x, v) {
 			return true
 		}
 		k, ok1 := x.(*ssa.Const)
@@ -601,6 +604,25 @@ func (fs *funcState) setsWhatDiffered(w *writeSite, v ssa.Value) bool {
 		})
 	})
 	return found
+}
+
+// sameGetter reports whether a and b are calls of the same method on the
+// same receiver with the same arguments (stat.Size() asked twice).
+func sameGetter(a, b ssa.Value) bool {
+	x, ok1 := a.(*ssa.Call)
+	y, ok2 := b.(*ssa.Call)
+	if !ok1 || !ok2 {
+		return false
+	}
+	cx, cy := &x.Call, &y.Call
+	if cx.Method != cy.Method || cx.Value != cy.Value || !slices.Equal(cx.Args, cy.Args) {
+		return false
+	}
+	if cx.Method != nil {
+		return true
+	}
+	f := cx.StaticCallee()
+	return f != nil && f.Signature.Recv() != nil
 }
 
 func constEqual(a, b *ssa.Const) bool {

@@ -56,7 +56,9 @@
 // (or a constant) where the stale test found the state different from it
 // (what a fresh test would do too), and the rest of such a section when
 // it only stores what that value looks up or what it reads fresh, with no
-// count or append (a track switched to a packet's payload type); a gap inside a test that runs on one
+// count or append (a track switched to a packet's payload type; a table
+// loaded again when the file's size and time differ from what was loaded,
+// storing what it stat'ed: the same getter asked twice is one value); a gap inside a test that runs on one
 // goroutine (the change in between is the test's own); acting on an entry
 // found earlier while holding the entry's own lock, after testing the
 // entry's state under it (a session dropped only once emptied under its

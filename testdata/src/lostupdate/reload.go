@@ -1,0 +1,72 @@
+package lostupdate
+
+import (
+	"sync"
+	"time"
+)
+
+type fileInfo interface {
+	Size() int64
+	ModTime() time.Time
+}
+
+// loadCounter is a metric with a lock of its own.
+type loadCounter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+func (c *loadCounter) inc(name string) {
+	c.mu.Lock()
+	c.n[name]++
+	c.mu.Unlock()
+}
+
+// HostsTable is a lookup table loaded from a file and loaded again when the
+// file changes.
+type HostsTable struct {
+	mu      sync.RWMutex
+	rows    map[string]string
+	size    int64
+	mtime   time.Time
+	reloads int
+	loads   *loadCounter
+}
+
+// Reload parses the file again when its size or time differs from what
+// was loaded, and stores what it found on disk: had a racer loaded the
+// same file in between, it stores the same again. Silent.
+func (t *HostsTable) Reload(stat fileInfo, parse func() map[string]string) {
+	t.mu.RLock()
+	size, mtime := t.size, t.mtime
+	t.mu.RUnlock()
+	if size == stat.Size() && mtime.Equal(stat.ModTime()) {
+		return
+	}
+
+	rows := parse()
+	t.mu.Lock()
+	t.rows = rows
+	t.size = stat.Size()
+	t.mtime = stat.ModTime()
+	t.loads.inc("table")
+	t.mu.Unlock()
+}
+
+// ReloadCounted counts reloads in the table itself: a racer's reload of
+// the same file is counted again.
+func (t *HostsTable) ReloadCounted(stat fileInfo, parse func() map[string]string) {
+	t.mu.RLock()
+	size := t.size
+	t.mu.RUnlock()
+	if size == stat.Size() {
+		return
+	}
+
+	rows := parse()
+	t.mu.Lock() // want `t.mu is locked again for writing after RUnlock: the write is decided by size`
+	t.rows = rows
+	t.size = stat.Size()
+	t.reloads++
+	t.mu.Unlock()
+}

@@ -1121,11 +1121,13 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 				return
 			}
 			tested = true
-			if iterates && d.succ == 0 && removes(w) && !fs.picked(ri) {
+			if iterates && removes(w) && (d.succ == 1 || !fs.picked(ri)) {
 				// Removing each one a listing saw is by existence, like
-				// "it is there, so delete it". Not so when the listing
-				// kept only those a test let through, nor after the loop
-				// ("none of them matched").
+				// "it is there, so delete it"; not so when the listing
+				// kept only those a test let through. Leaving the loop
+				// says only that every element was seen: what the body
+				// found in them ("none of them matched", "every call on
+				// them worked") is decided by the body's own branches.
 				return
 			}
 			if _, _, ok := existenceTest(c); ok {

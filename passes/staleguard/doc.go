@@ -48,8 +48,9 @@
 // (a sweep: removing one a racer removed already does nothing), unless the
 // listing kept only the entries a test of their state let through, whose
 // verdict may be stale (a Renew in between; a test of the keys alone, a
-// prefix or a pattern, still holds); state that only one worker goroutine of the
-// package writes (started once by one go statement, running a loop), which
+// prefix or a pattern, still holds); removing an entry after a loop over
+// its items ended with every call on them working (acknowledged chunk by
+// chunk); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers; an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop
 // draining a retry queue that watchers feed); storing the caller's value

@@ -250,6 +250,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		if fs.e.writeOnceLoad(r.instr) {
 			return nil // the pointer is set once and never replaced: it cannot be stale
 		}
+		if fs.dropsReference(w, r, h) {
+			return nil
+		}
 		g.Kind = StaleTarget
 	case w.stored != nil && fs.taint[w.stored].has(ri):
 		g.Kind = LostUpdate
@@ -352,6 +355,53 @@ func (fs *funcState) entryRevalidated(r *readSite, w *writeSite) bool {
 		}
 	}
 	return false
+}
+
+// dropsReference reports whether w gives back a reference counted in the
+// entry r found (e.users--) in a section that removes the entry from its
+// map once the count is down to zero: the reference-counted key lock.
+// The caller's own count pins the entry until this decrement, so no one
+// can have removed or replaced it in between.
+func (fs *funcState) dropsReference(w *writeSite, r *readSite, h heldLock) bool {
+	dec, ok := w.stored.(*ssa.BinOp)
+	if !ok || w.kind != writeStore || !decrement(dec) {
+		return false
+	}
+	if old, ok := dec.X.(*ssa.UnOp); !ok || old.Op != token.MUL || pathOf(old.X).key() != w.loc.key() {
+		return false
+	}
+	container := strings.TrimSuffix(r.loc.Steps, "[];")
+	if container == r.loc.Steps {
+		return false // not a map entry
+	}
+	for _, i := range fs.inSection(fs.writesIn, h, h.key, func(i int) lockState { return fs.writes[i].held }) {
+		d := &fs.writes[i]
+		if d.kind != writeDelete || d.loc.Root != r.loc.Root || !strings.HasPrefix(d.loc.Steps, container) {
+			continue
+		}
+		zero := false
+		fs.eachDep(d.instr.Block(), func(b branch) {
+			c, ok := ifCond(b.block).(*ssa.BinOp)
+			if !ok || !isEmpty(c.Y, true) {
+				return
+			}
+			fs.directReads(c, func(j int) { zero = zero || fs.reads[j].loc.key() == w.loc.key() })
+		})
+		if zero {
+			return true
+		}
+	}
+	return false
+}
+
+// decrement reports whether b is x - 1 (or x + -1).
+func decrement(b *ssa.BinOp) bool {
+	c, ok := b.Y.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return false
+	}
+	n, exact := constant.Int64Val(c.Value)
+	return exact && (b.Op == token.SUB && n == 1 || b.Op == token.ADD && n == -1)
 }
 
 // refreshes reports whether section h is a refresh keyed by a value of

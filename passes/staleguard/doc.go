@@ -60,7 +60,10 @@
 // count or append (a track switched to a packet's payload type; a table
 // loaded again when the file's size and time differ from what was loaded,
 // storing what it stat'ed: the same getter asked twice is one value); a gap inside a test that runs on one
-// goroutine (the change in between is the test's own); acting on an entry
+// goroutine (the change in between is the test's own); giving back a
+// reference counted in an entry found earlier, in the section that drops
+// the entry once its count is zero (a reference-counted key lock: the
+// caller's own count pins the entry); acting on an entry
 // found earlier while holding the entry's own lock, after testing the
 // entry's state under it (a session dropped only once emptied under its
 // lock: the test finds a racer's work done).

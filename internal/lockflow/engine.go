@@ -122,6 +122,8 @@ type engine struct {
 	storesOther map[*types.Var]bool
 	// globalSet: package variables assigned outside init.
 	globalSet map[*ssa.Global]bool
+	// counted: fields some function of the package increments (x.n++).
+	counted map[*types.Var]bool
 
 	// Call structure, to tell functions only ever called with a lock
 	// held: static call sites per callee, those seen with a lock held, and
@@ -200,6 +202,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.workers = make(map[*ssa.Function]*ssa.Go)
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
 	e.globalSet = make(map[*ssa.Global]bool)
+	e.counted = make(map[*types.Var]bool)
 	var ops []*ssa.Value
 	for _, fn := range funcs {
 		// Tests call helpers on their own, one goroutine at a time; the
@@ -252,6 +255,9 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 				}
 				if v := fieldVar(fa.X.Type(), fa.Field); v != nil {
 					e.mutated[v] = true
+					if b, ok := st.Val.(*ssa.BinOp); ok && increment(b) {
+						e.counted[v] = true
+					}
 					switch {
 					case isFresh(st.Val):
 						e.stores[v]++

@@ -53,8 +53,8 @@ type Gap struct {
 	Emptiness bool
 
 	// When B is a helper call: how the helper names the lock, relative to
-	// its receiver or parameters (BLockParam, -1 for a package variable),
-	// e.g. ".mu".
+	// its receiver or parameters (BLockParam), e.g. ".mu"; for a package
+	// variable (BLockParam -1), the whole name ("registryMu").
 	BLockParam int
 	BLockSteps string
 
@@ -358,8 +358,9 @@ func (fs *funcState) entryRevalidated(r *readSite, w *writeSite) bool {
 }
 
 // dropsReference reports whether w gives back a reference counted in the
-// entry r found (e.users--) in a section that removes the entry from its
-// map once the count is down to zero: the reference-counted key lock.
+// entry r found (e.users--, where the package also takes them: e.users++)
+// in a section that removes the entry from its map once the count is down
+// to zero: the reference-counted key lock.
 // The caller's own count pins the entry until this decrement, so no one
 // can have removed or replaced it in between.
 func (fs *funcState) dropsReference(w *writeSite, r *readSite, h heldLock) bool {
@@ -367,7 +368,14 @@ func (fs *funcState) dropsReference(w *writeSite, r *readSite, h heldLock) bool 
 	if !ok || w.kind != writeStore || !decrement(dec) {
 		return false
 	}
-	if old, ok := dec.X.(*ssa.UnOp); !ok || old.Op != token.MUL || pathOf(old.X).key() != w.loc.key() {
+	old, ok := dec.X.(*ssa.UnOp)
+	if !ok || old.Op != token.MUL || pathOf(old.X).key() != w.loc.key() {
+		return false
+	}
+	// Someone takes the references it gives back (e.users++ where the
+	// entry is found or made); a count only ever decremented here is no
+	// reference count.
+	if fa, ok := old.X.(*ssa.FieldAddr); !ok || !fs.e.counted[fieldVar(fa.X.Type(), fa.Field)] {
 		return false
 	}
 	container := strings.TrimSuffix(r.loc.Steps, "[];")
@@ -394,14 +402,26 @@ func (fs *funcState) dropsReference(w *writeSite, r *readSite, h heldLock) bool 
 	return false
 }
 
-// decrement reports whether b is x - 1 (or x + -1).
-func decrement(b *ssa.BinOp) bool {
+// decrement reports whether b is x - 1 (or x + -1); increment, x + 1.
+func decrement(b *ssa.BinOp) bool { return step(b) == -1 }
+
+func increment(b *ssa.BinOp) bool { return step(b) == 1 }
+
+func step(b *ssa.BinOp) int64 {
 	c, ok := b.Y.(*ssa.Const)
 	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
-		return false
+		return 0
 	}
 	n, exact := constant.Int64Val(c.Value)
-	return exact && (b.Op == token.SUB && n == 1 || b.Op == token.ADD && n == -1)
+	switch {
+	case !exact:
+		return 0
+	case b.Op == token.ADD:
+		return n
+	case b.Op == token.SUB:
+		return -n
+	}
+	return 0
 }
 
 // refreshes reports whether section h is a refresh keyed by a value of
@@ -997,8 +1017,15 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 		for _, o := range b.openers {
 			if acq := fs.flow.acquires[o]; acq.instr == g.BOpenInst {
 				g.BLockParam, g.BLockSteps = acq.rel.param, renderSteps(acq.rel.steps)
-				if acq.rel.global != nil {
+				if gl := acq.rel.global; gl != nil {
+					// Named as the caller's source would: the variable,
+					// qualified when another package declares it.
 					g.BLockParam = -1
+					name := gl.Name()
+					if gl.Pkg != fs.fn.Pkg {
+						name = gl.Pkg.Pkg.Name() + "." + name
+					}
+					g.BLockSteps = name + g.BLockSteps
 				}
 			}
 		}

@@ -427,6 +427,7 @@ func step(b *ssa.BinOp) int64 {
 // refreshes reports whether section h is a refresh keyed by a value of
 // the caller's: it stores that value into the location read ri read, only
 // where a test found the location different from it (setsWhatDiffered),
+// or stores the time there where a test against the clock found it old,
 // and nothing it writes carries a value read in an earlier section or
 // what it overwrites (the rest is looked up by that value or read fresh). Whatever happened in
 // between, the section does what a fresh test would have it do, or
@@ -452,9 +453,28 @@ func (fs *funcState) refreshes(ri int, h heldLock) bool {
 		if bad {
 			return false
 		}
-		keyed = keyed || w.kind == writeStore && w.loc.key() == r.loc.key() && fs.setsWhatDiffered(w, w.stored)
+		keyed = keyed || w.kind == writeStore && w.loc.key() == r.loc.key() &&
+			(fs.setsWhatDiffered(w, w.stored) || fs.restamps(w, ri))
 	}
 	return keyed
+}
+
+// restamps reports whether w stores the clock's time where a test of read
+// ri against the clock found it expired: a cache refreshed again stores a
+// time as good as the racer's.
+func (fs *funcState) restamps(w *writeSite, ri int) bool {
+	if w.stored == nil || !usesClock(w.stored, 0) {
+		return false
+	}
+	found := false
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		c := ifCond(d.block)
+		if c == nil || found || !usesClock(c, 0) {
+			return
+		}
+		fs.directReads(c, func(j int) { found = found || j == ri })
+	})
+	return found
 }
 
 // flushes reports whether w clears the very boolean flag the stale read

@@ -59,7 +59,9 @@
 // it only stores what that value looks up or what it reads fresh, with no
 // count or append (a track switched to a packet's payload type; a table
 // loaded again when the file's size and time differ from what was loaded,
-// storing what it stat'ed: the same getter asked twice is one value); a gap inside a test that runs on one
+// storing what it stat'ed: the same getter asked twice is one value; a
+// cache older than its lifetime rebuilt from what the section reads and
+// stamped with the clock's time); a gap inside a test that runs on one
 // goroutine (the change in between is the test's own); giving back a
 // reference counted in an entry found earlier, in the section that drops
 // the entry once its count is zero (a reference-counted key lock: the

@@ -70,3 +70,50 @@ func (t *HostsTable) ReloadCounted(stat fileInfo, parse func() map[string]string
 	t.reloads++
 	t.mu.Unlock()
 }
+
+// Latencies keeps recent samples and a sorted copy refreshed at most once
+// a second.
+type Latencies struct {
+	mu       sync.RWMutex
+	samples  map[int64][]time.Duration
+	sorted   []time.Duration
+	cachedAt int64
+	rebuilds int
+}
+
+// Sorted rebuilds the copy when it is older than a second, from the
+// samples read under the write lock, and stamps it with the time: a racer
+// that rebuilt in between is redone from the same samples. Silent.
+func (l *Latencies) Sorted() []time.Duration {
+	l.mu.RLock()
+	at := l.cachedAt
+	l.mu.RUnlock()
+	if at+int64(time.Second) > time.Now().UnixNano() {
+		return nil
+	}
+
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var all []time.Duration
+	for _, s := range l.samples {
+		all = append(all, s...)
+	}
+	l.sorted = all
+	l.cachedAt = time.Now().UnixNano()
+	return l.sorted
+}
+
+// SortedCounted counts its rebuilds: a racer's rebuild is counted twice.
+func (l *Latencies) SortedCounted() {
+	l.mu.RLock()
+	at := l.cachedAt
+	l.mu.RUnlock()
+	if at+int64(time.Second) > time.Now().UnixNano() {
+		return
+	}
+
+	l.mu.Lock() // want `l.mu is locked again for writing after RUnlock: the write is decided by at`
+	l.rebuilds++
+	l.cachedAt = time.Now().UnixNano()
+	l.mu.Unlock()
+}

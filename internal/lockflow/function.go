@@ -94,6 +94,7 @@ type funcState struct {
 	readsAt           map[pathKey][]int   // reads under nested locks by location, for superseded
 	lockedFunc        bool                // the function takes locks itself
 	pickedReads       *bitset             // see picked; computed on first use
+	reachMemo         map[[2]*ssa.BasicBlock]bool
 }
 
 // analyzeFunction runs the held-lock flow, collects read and write sites

@@ -200,11 +200,15 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	rereadsA := func(p Path) bool {
 		return slices.ContainsFunc(aLocs, func(q Path) bool { return p.key() == q.key() })
 	}
-	staleCreates := false
-	for _, d := range fs.decisionsOf[ri] {
-		// A found the entry there and skipped creating it: a give-up in B
-		// drops the update only on that way to w.
-		staleCreates = staleCreates || d.creates && fs.reachable(d.block.Succs[1-d.missing], w.instr.Block())
+	// A found the entry there and skipped creating it: a give-up in B
+	// drops the update only on that way to w. Asked only of give-ups.
+	staleCreates := func() bool {
+		for _, d := range fs.decisionsOf[ri] {
+			if d.creates && fs.reachable(d.block.Succs[1-d.missing], w.instr.Block()) {
+				return true
+			}
+		}
+		return false
 	}
 	guards := fs.inlineGuards(w, h.key, rereadsA, writesByBlock, r.loc)
 	for _, g := range w.guards {
@@ -224,7 +228,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		// between.
 		// A give-up counts as dropping the update only when the write
 		// goes to or through the entry the re-check looked for.
-		if !g.existence || g.writeOnMissing || g.missingCreates || !staleCreates || w.removal || !g.loc.overlaps(w.loc) {
+		if !g.existence || g.writeOnMissing || g.missingCreates || w.removal || !g.loc.overlaps(w.loc) || !staleCreates() {
 			return nil // re-checked in B
 		}
 	}
@@ -864,6 +868,13 @@ func (fs *funcState) sideWrites(br branch, loc Path, writesByBlock map[*ssa.Basi
 }
 
 func (fs *funcState) reachable(from, to *ssa.BasicBlock) bool {
+	k := [2]*ssa.BasicBlock{from, to}
+	if v, ok := fs.reachMemo[k]; ok {
+		return v
+	}
+	if fs.reachMemo == nil {
+		fs.reachMemo = make(map[[2]*ssa.BasicBlock]bool)
+	}
 	found := false
 	fs.walkFrom(from, func(b *ssa.BasicBlock) bool {
 		if b == to {
@@ -872,6 +883,7 @@ func (fs *funcState) reachable(from, to *ssa.BasicBlock) bool {
 		}
 		return true
 	})
+	fs.reachMemo[k] = found
 	return found
 }
 

@@ -1062,13 +1062,23 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 			}
 		}
 	}
-	// The unlock on the reported path: one the read reaches.
+	// The unlock on the reported path: one the read reaches and that
+	// leads on to the write (not an early return's), else any the read
+	// reaches.
+	var reached []token.Pos
 	for _, o := range a.openers {
 		for _, rel := range fs.releases[o] {
-			if fs.before(r.instr, rel) {
+			if !fs.before(r.instr, rel) {
+				continue
+			}
+			reached = append(reached, rel.Pos())
+			if fs.before(rel, w.instr) {
 				g.AReleases = append(g.AReleases, rel.Pos())
 			}
 		}
+	}
+	if len(g.AReleases) == 0 {
+		g.AReleases = reached
 	}
 	slices.Sort(g.AReleases)
 	g.Read = r.pos

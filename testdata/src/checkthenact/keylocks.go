@@ -48,19 +48,17 @@ func (l *KeyLocks) Unlock(key string) {
 	l.mu.Unlock()
 }
 
-// Rename moves the entry's waiters to another entry found earlier: that
+// Adopt adds users counted elsewhere to an entry found earlier: that
 // entry may have been dropped in between, and the count is lost with it.
-func (l *KeyLocks) Rename(from, to string) {
+func (l *KeyLocks) Adopt(key string, users int) {
 	l.mu.Lock()
-	dst, ok := l.keys[to]
+	e, ok := l.keys[key]
 	l.mu.Unlock()
 	if !ok {
 		return
 	}
 
-	l.mu.Lock() // want `l.mu is locked again after the section that checked: the write goes through dst`
-	src := l.keys[from]
-	dst.users += src.users
-	delete(l.keys, from)
+	l.mu.Lock() // want `l.mu is locked again after the section that checked: the write goes through e`
+	e.users += users
 	l.mu.Unlock()
 }

@@ -215,7 +215,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		if rereadsA(g.loc) {
 			guards = append(guards, g)
 		} else if g.existence && !g.writeOnMissing && removes(w) && g.loc.overlaps(w.loc) && fs.insideA(aLocs, g.loc) &&
-			!fs.overLimit(ri, w) {
+			(!fs.overLimit(ri, w) || fs.otherLockGates(w, r)) {
 			// The helper looks the entry up again inside what A read
 			// and removes it only if it is there: if A's map was
 			// dropped or replaced since, it finds nothing or removes
@@ -744,6 +744,32 @@ func isFalse(c *ssa.Const) bool {
 // removes reports whether w deletes or clears what it writes.
 func removes(w *writeSite) bool {
 	return w.removal || w.kind == writeDelete || w.inner == writeDelete
+}
+
+// otherLockGates reports whether w runs only where a test of state read
+// under a lock r's section did not hold (another lock's: "is this relay
+// in use") let it: that test, not r's count, picks what is removed.
+func (fs *funcState) otherLockGates(w *writeSite, r *readSite) bool {
+	found := false
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		c := ifCond(d.block)
+		if c == nil || found || iterationTest(d.block) {
+			return
+		}
+		fs.directReads(c, func(j int) {
+			r2 := &fs.reads[j]
+			if len(r2.held) == 0 {
+				return
+			}
+			for _, h := range r2.held {
+				if _, shared := r.held.lookup(h.key); shared {
+					return
+				}
+			}
+			found = true
+		})
+	})
+	return found
 }
 
 // overLimit reports whether ri decides w by comparing it with a bound

@@ -50,7 +50,10 @@
 // verdict may be stale (a Renew in between; a test of the keys alone, a
 // prefix or a pattern, still holds); removing an entry after a loop over
 // its items ended with every call on them working (acknowledged chunk by
-// chunk); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
+// chunk); removing, with a helper that removes only what is still there,
+// an entry a test under another lock picked, when the stale test was a
+// count that only decided whether to look (relays in use dropped from the
+// candidates); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers; an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop
 // draining a retry queue that watchers feed); storing the caller's value

@@ -438,7 +438,7 @@ func step(b *ssa.BinOp) int64 {
 // rewrites what a racer's refresh with the same value wrote.
 func (fs *funcState) refreshes(ri int, h heldLock) bool {
 	r := &fs.reads[ri]
-	keyed := false
+	keyed, stamped, rebuilt := false, false, false
 	for _, i := range fs.inSection(fs.writesIn, h, h.key, func(i int) lockState { return fs.writes[i].held }) {
 		w := &fs.writes[i]
 		if slices.ContainsFunc(w.held, func(o heldLock) bool { return o.key != h.key && o.mode == Write && !o.claim }) {
@@ -457,10 +457,44 @@ func (fs *funcState) refreshes(ri int, h heldLock) bool {
 		if bad {
 			return false
 		}
-		keyed = keyed || w.kind == writeStore && w.loc.key() == r.loc.key() &&
-			(fs.setsWhatDiffered(w, w.stored) || fs.restamps(w, ri))
+		if w.kind == writeStore && w.loc.key() == r.loc.key() {
+			switch {
+			case fs.setsWhatDiffered(w, w.stored) && fs.onlyDiffersTests(w, ri):
+				keyed = true
+			case fs.restamps(w, ri):
+				stamped = true
+			}
+			continue
+		}
+		if _, isConst := w.stored.(*ssa.Const); !isConst {
+			rebuilt = true
+		}
 	}
-	return keyed
+	// A stamp alone is a rate limit's: the decision it took (log now, say)
+	// is acted on after the section, twice when two callers pass.
+	return keyed || stamped && rebuilt
+}
+
+// onlyDiffersTests reports whether every branch on the way to w that
+// tests read ri asks only whether the location differs from what w
+// stores: "if sid == mine, clear it" tests more than that, and a fresh
+// test might find another's value there.
+func (fs *funcState) onlyDiffersTests(w *writeSite, ri int) bool {
+	ok := true
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		c := ifCond(d.block)
+		if c == nil || !ok {
+			return
+		}
+		tests := false
+		fs.directReads(c, func(j int) { tests = tests || j == ri })
+		if !tests {
+			return
+		}
+		b, isBin := c.(*ssa.BinOp)
+		ok = isBin && (b.Op == token.EQL || b.Op == token.NEQ) && (sameValue(b.X, w.stored) || sameValue(b.Y, w.stored))
+	})
+	return ok
 }
 
 // restamps reports whether w stores the clock's time where a test of read
@@ -498,7 +532,8 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 		return false
 	}
 	c, ok := w.stored.(*ssa.Const)
-	if (!ok || !isFalse(c)) && !fs.setsWhatDiffered(w, w.stored) && !latch {
+	differed := fs.setsWhatDiffered(w, w.stored) && fs.onlyDiffersTests(w, fs.readIdx[r.instr])
+	if (!ok || !isFalse(c)) && !differed && !latch {
 		return false // data, not a flag: clearing a list drops what a racer put there
 	}
 	for _, i := range fs.inSection(fs.writesIn, h, h.key, func(i int) lockState { return fs.writes[i].held }) {
@@ -660,14 +695,7 @@ func capturedRoot(v ssa.Value) *ssa.Alloc {
 // off != c.offset, then c.offset = off): storing v is then what a fresh
 // check would do too, or a no-op.
 func (fs *funcState) setsWhatDiffered(w *writeSite, v ssa.Value) bool {
-	same := func(x ssa.Value) bool {
-		if x == v || sameGetter(x, v) {
-			return true
-		}
-		k, ok1 := x.(*ssa.Const)
-		c, ok2 := v.(*ssa.Const)
-		return ok1 && ok2 && constEqual(k, c)
-	}
+	same := func(x ssa.Value) bool { return sameValue(x, v) }
 	if v == nil {
 		return false
 	}
@@ -698,6 +726,17 @@ func (fs *funcState) setsWhatDiffered(w *writeSite, v ssa.Value) bool {
 		})
 	})
 	return found
+}
+
+// sameValue reports whether x and v are one value: the same SSA value,
+// equal constants, or the same getter asked twice.
+func sameValue(x, v ssa.Value) bool {
+	if x == v || sameGetter(x, v) {
+		return true
+	}
+	k, ok1 := x.(*ssa.Const)
+	c, ok2 := v.(*ssa.Const)
+	return ok1 && ok2 && constEqual(k, c)
 }
 
 // sameGetter reports whether a and b are calls of the same method on the

@@ -91,3 +91,28 @@ func (h *Hub) DetachLate(id, addr string) {
 		h.mu.Unlock()
 	}
 }
+
+// Seat is held by at most one session at a time.
+type Seat struct {
+	mu     sync.Mutex
+	holder string
+}
+
+func (s *Seat) Holder() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.holder
+}
+
+// Leave frees the seat if the caller held it: by the time the lock is
+// taken again another session may hold it, and its hold is cleared.
+func (s *Seat) Leave(session string) bool {
+	held := s.Holder()
+	if held == "" || held != session {
+		return false
+	}
+	s.mu.Lock() // want `s.mu is locked again after the section that checked: the write is decided by held`
+	s.holder = ""
+	s.mu.Unlock()
+	return true
+}

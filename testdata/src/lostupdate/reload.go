@@ -117,3 +117,25 @@ func (l *Latencies) SortedCounted() {
 	l.cachedAt = time.Now().UnixNano()
 	l.mu.Unlock()
 }
+
+// Throttle lets a warning through at most once per interval.
+type Throttle struct {
+	mu   sync.RWMutex
+	last int64
+}
+
+// Allow stamps the time when the interval has passed and says yes: two
+// callers that both read the old stamp both log. The stamp alone is not a
+// cache rebuilt, the decision is acted on after the section.
+func (t *Throttle) Allow(interval int64) bool {
+	t.mu.RLock()
+	last := t.last
+	t.mu.RUnlock()
+	if now := time.Now().UnixNano(); now-last >= interval {
+		t.mu.Lock() // want `t.mu is locked again for writing after RUnlock: the write is decided by last`
+		t.last = now
+		t.mu.Unlock()
+		return true
+	}
+	return false
+}

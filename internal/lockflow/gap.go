@@ -1128,8 +1128,8 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 		}
 	}
 	// The unlock on the reported path: one the read reaches and that
-	// leads on to the write (not an early return's), else any the read
-	// reaches.
+	// every way to the write passes (not an early return's), else any the
+	// read reaches.
 	var reached []token.Pos
 	for _, o := range a.openers {
 		for _, rel := range fs.releases[o] {
@@ -1137,7 +1137,9 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 				continue
 			}
 			reached = append(reached, rel.Pos())
-			if fs.before(rel, w.instr) {
+			// Dominance, not reachability: cheap, and enough to tell the
+			// unlock before the write from an early return's.
+			if rb, wb := rel.Block(), w.instr.Block(); rb != wb && rb.Dominates(wb) || rb == wb && fs.before(rel, w.instr) {
 				g.AReleases = append(g.AReleases, rel.Pos())
 			}
 		}

@@ -459,7 +459,7 @@ func (fs *funcState) refreshes(ri int, h heldLock) bool {
 		}
 		if w.kind == writeStore && w.loc.key() == r.loc.key() {
 			switch {
-			case fs.setsWhatDiffered(w, w.stored) && fs.onlyDiffersTests(w, ri):
+			case fs.setsWhatDiffered(w, w.stored, ri):
 				keyed = true
 			case fs.restamps(w, ri):
 				stamped = true
@@ -532,7 +532,7 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 		return false
 	}
 	c, ok := w.stored.(*ssa.Const)
-	differed := fs.setsWhatDiffered(w, w.stored) && fs.onlyDiffersTests(w, fs.readIdx[r.instr])
+	differed := fs.setsWhatDiffered(w, w.stored, fs.readIdx[r.instr])
 	if (!ok || !isFalse(c)) && !differed && !latch {
 		return false // data, not a flag: clearing a list drops what a racer put there
 	}
@@ -692,9 +692,10 @@ func capturedRoot(v ssa.Value) *ssa.Alloc {
 // setsWhatDiffered reports whether w, storing v (a constant, or a value
 // that owes nothing to the location: the caller's), runs only where a
 // branch found the location different from v (err != nil, then err = nil;
-// off != c.offset, then c.offset = off): storing v is then what a fresh
+// off != c.offset, then c.offset = off), and every test of read ri on the
+// way asks only that (onlyDiffersTests): storing v is then what a fresh
 // check would do too, or a no-op.
-func (fs *funcState) setsWhatDiffered(w *writeSite, v ssa.Value) bool {
+func (fs *funcState) setsWhatDiffered(w *writeSite, v ssa.Value, ri int) bool {
 	same := func(x ssa.Value) bool { return sameValue(x, v) }
 	if v == nil {
 		return false
@@ -725,7 +726,7 @@ func (fs *funcState) setsWhatDiffered(w *writeSite, v ssa.Value) bool {
 			}
 		})
 	})
-	return found
+	return found && fs.onlyDiffersTests(w, ri)
 }
 
 // sameValue reports whether x and v are one value: the same SSA value,

@@ -35,5 +35,6 @@ var all = &analysis.Analyzer{
 func TestAllPassesAllFixtures(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), all,
 		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "checkthenact",
-		"mutexmapseed", "mutexmapplain", "mutexmapkeys", "mutexmapsafe", "mutexmapwrap", "mutexmapgeneric", "mutexmaptypes", "testharness")
+		"mutexmapseed", "mutexmapplain", "mutexmapkeys", "mutexmapsafe", "mutexmapwrap", "mutexmapgeneric", "mutexmaptypes", "testharness",
+		"startup", "startup/prewarm", "startup/tenants")
 }

@@ -83,7 +83,8 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		}
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
-		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn)
+		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) ||
+			e.onlyAtInit(g.Fn) || e.constructing(g)
 	})
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 }
@@ -143,6 +144,10 @@ type engine struct {
 	workers      map[*ssa.Function]*ssa.Go // memo of worker
 
 	calledLockedMemo map[*ssa.Function]bool
+	// Package initialisation (callctx.go): functions run only by it, and
+	// whether it starts a goroutine (nil until asked).
+	initOnlyMemo   map[*ssa.Function]bool
+	initGoroutines *bool
 
 	// Claim maps (claims.go): the inserts that take a claim, and the
 	// functions that take or drop one for their caller.
@@ -201,6 +206,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.insertOnly = make(map[string]map[*ssa.Function]bool)
 	e.workers = make(map[*ssa.Function]*ssa.Go)
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
+	e.initOnlyMemo = make(map[*ssa.Function]bool)
 	e.globalSet = make(map[*ssa.Global]bool)
 	e.counted = make(map[*types.Var]bool)
 	var ops []*ssa.Value

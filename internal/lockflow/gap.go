@@ -1983,45 +1983,48 @@ func staysLocal(v ssa.Value, depth int) bool {
 		return false
 	}
 	for _, ref := range *v.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.FieldAddr:
-			if !staysLocal(x, depth) {
-				return false
-			}
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false
-			}
-		case *ssa.Store:
-			if x.Val == v {
-				return false
-			}
-		case *ssa.DebugRef:
-		case *ssa.Call, *ssa.Defer:
-			call := x.(ssa.CallInstruction).Common()
-			callee := call.StaticCallee()
-			if callee == nil || call.Value == v {
-				return false
-			}
-			if obj := callee.Object(); obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "sync" {
-				continue // locking it
-			}
-			if len(callee.Blocks) == 0 {
-				return false
-			}
-			for i, arg := range call.Args {
-				if arg != v {
-					continue
-				}
-				if i >= len(callee.Params) || startsGoroutine(callee) || !staysLocal(callee.Params[i], depth+1) {
-					return false
-				}
-			}
-		default:
+		if !refStaysLocal(v, ref, depth) {
 			return false
 		}
 	}
 	return true
+}
+
+// refStaysLocal reports whether one use of v keeps it local, as staysLocal
+// means it.
+func refStaysLocal(v ssa.Value, ref ssa.Instruction, depth int) bool {
+	switch x := ref.(type) {
+	case *ssa.FieldAddr:
+		return staysLocal(x, depth)
+	case *ssa.UnOp:
+		return x.Op == token.MUL
+	case *ssa.Store:
+		return x.Val != v
+	case *ssa.DebugRef:
+		return true
+	case *ssa.Call, *ssa.Defer:
+		call := x.(ssa.CallInstruction).Common()
+		callee := call.StaticCallee()
+		if callee == nil || call.Value == v {
+			return false
+		}
+		if obj := callee.Object(); obj != nil && obj.Pkg() != nil && obj.Pkg().Path() == "sync" {
+			return true // locking it
+		}
+		if len(callee.Blocks) == 0 {
+			return false
+		}
+		for i, arg := range call.Args {
+			if arg != v {
+				continue
+			}
+			if i >= len(callee.Params) || startsGoroutine(callee) || !staysLocal(callee.Params[i], depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // startsGoroutine reports whether fn has a go statement or makes a

@@ -10,7 +10,7 @@ import (
 )
 
 func TestStaleguard(t *testing.T) {
-	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact", "consumers")
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact", "consumers", "startup/tenants")
 }
 
 func TestFixes(t *testing.T) {

@@ -1,0 +1,184 @@
+package lockflow
+
+import (
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Calling contexts in which a gap cannot be raced, found from the
+// package's own call structure (a function its package alone can call):
+//
+//   - package initialisation: a function run only by init functions and
+//     package variable initialisers runs before main and before any
+//     goroutine of a package that imports this one. Unless the
+//     package's init code starts a goroutine, nothing runs beside it.
+//   - construction: a method whose every caller hands it an object the
+//     caller has just allocated and not yet let anyone else see (a
+//     constructor filling its new value before returning it). Its
+//     sections cannot be raced through that object.
+
+// onlyAtInit reports whether fn runs only during the package's
+// initialisation, which starts no goroutine.
+func (e *engine) onlyAtInit(fn *ssa.Function) bool {
+	if e.initGoroutines == nil {
+		started := e.initStartsGoroutine()
+		e.initGoroutines = &started
+	}
+	if *e.initGoroutines {
+		return false
+	}
+	return e.initOnly(fn)
+}
+
+func (e *engine) initOnly(fn *ssa.Function) bool {
+	if v, ok := e.initOnlyMemo[fn]; ok {
+		return v // false while fn's own cycle of calls is explored
+	}
+	e.initOnlyMemo[fn] = false
+	v := e.findInitOnly(fn)
+	e.initOnlyMemo[fn] = v
+	return v
+}
+
+func (e *engine) findInitOnly(fn *ssa.Function) bool {
+	if isInitFunc(e.pkg, fn) {
+		return true
+	}
+	if e.escapes[fn] || len(e.started[fn]) > 0 || len(e.calls[fn]) == 0 {
+		return false
+	}
+	if obj := fn.Object(); obj != nil && obj.Exported() {
+		return false
+	}
+	for _, c := range e.calls[fn] {
+		if !e.initOnly(c.caller) {
+			return false
+		}
+	}
+	return true
+}
+
+// isInitFunc reports whether fn is the package initialiser or one of the
+// package's init functions (named init#1, init#2, ... by go/ssa).
+func isInitFunc(pkg *ssa.Package, fn *ssa.Function) bool {
+	if fn.Pkg != pkg || fn.Parent() != nil || fn.Signature.Recv() != nil {
+		return false
+	}
+	return fn.Name() == "init" || strings.HasPrefix(fn.Name(), "init#")
+}
+
+// initStartsGoroutine reports whether the package's initialisation, or a
+// function of the package it calls, has a go statement.
+func (e *engine) initStartsGoroutine() bool {
+	init := e.pkg.Func("init")
+	if init == nil {
+		return false
+	}
+	seen := map[*ssa.Function]bool{}
+	var starts func(fn *ssa.Function) bool
+	starts = func(fn *ssa.Function) bool {
+		if fn == nil || fn.Pkg != e.pkg || seen[fn] {
+			return false
+		}
+		seen[fn] = true
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Go:
+					return true
+				case ssa.CallInstruction:
+					if starts(x.Common().StaticCallee()) {
+						return true
+					}
+				case *ssa.MakeClosure:
+					if starts(x.Fn.(*ssa.Function)) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	return starts(init)
+}
+
+// constructing reports whether g's lock belongs to the receiver (or
+// another parameter) of a method that every caller in the package hands an
+// object it has just allocated and shown no one yet, and that keeps the
+// object to itself and starts no goroutine.
+func (e *engine) constructing(g *Gap) bool {
+	p, ok := g.Lock.Root.(*ssa.Parameter)
+	if !ok || p.Parent() != g.Fn {
+		return false
+	}
+	fn := g.Fn
+	if e.escapes[fn] || len(e.started[fn]) > 0 || len(e.calls[fn]) == 0 || fn.Parent() != nil {
+		return false
+	}
+	if obj := fn.Object(); obj != nil && obj.Exported() {
+		return false
+	}
+	i := paramIndex(fn, p)
+	if i < 0 || startsGoroutine(fn) || !staysLocal(p, 0) {
+		return false
+	}
+	for _, c := range e.calls[fn] {
+		call, ok := c.instr.(ssa.CallInstruction)
+		if !ok || inLoop(c.instr.Block()) {
+			return false
+		}
+		args := call.Common().Args
+		if i >= len(args) {
+			return false
+		}
+		a, ok := args[i].(*ssa.Alloc)
+		if !ok || a.Parent() != c.caller || !unseenBefore(a, c.instr) {
+			return false
+		}
+	}
+	return true
+}
+
+func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
+	for i, q := range fn.Params {
+		if q == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// unseenBefore reports whether nothing that may run before call lets
+// another goroutine reach the new object a: every use that call does not
+// precede keeps a local, as staysLocal means it.
+func unseenBefore(a *ssa.Alloc, call ssa.Instruction) bool {
+	for _, ref := range *a.Referrers() {
+		if ref == call || runsAfter(call, ref) {
+			continue
+		}
+		if !refStaysLocal(a, ref, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// runsAfter reports whether every execution of later follows one of
+// first: first's block dominates later's, and within one block later
+// comes after it (first is not in a loop; the caller checks).
+func runsAfter(first, later ssa.Instruction) bool {
+	fb, lb := first.Block(), later.Block()
+	if fb == lb {
+		for _, instr := range fb.Instrs {
+			switch instr {
+			case first:
+				return true
+			case later:
+				return false
+			}
+		}
+		return false
+	}
+	return fb.Dominates(lb)
+}

@@ -63,7 +63,9 @@
 // one worker goroutine is not reported either (see staleguard), nor a gap
 // inside a test that runs on one goroutine (no go statement, no group's
 // Go, no parallel subtest, no helper of the package starting one): what
-// changes in between, the test changes itself. Sweeps, entries re-tested
+// changes in between, the test changes itself. Nor is a gap in code that
+// only package initialisation runs, or in a method a constructor calls on
+// the object it has just allocated (see staleguard). Sweeps, entries re-tested
 // under their own lock and the other check-then-act shapes staleguard's
 // documentation lists as silent are silent here too: the engine decides
 // them once for both passes.

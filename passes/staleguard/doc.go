@@ -71,7 +71,12 @@
 // caller's own count pins the entry); acting on an entry
 // found earlier while holding the entry's own lock, after testing the
 // entry's state under it (a session dropped only once emptied under its
-// lock: the test finds a racer's work done).
+// lock: the test finds a racer's work done); code that only package
+// initialisation runs (a registry filled from init functions), unless the
+// package's init code starts a goroutine; a method that every caller in
+// the package hands an object it has just allocated and shown no one
+// (a constructor restoring its new value before returning it), when the
+// method keeps the object to itself and starts no goroutine.
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

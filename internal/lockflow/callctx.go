@@ -68,39 +68,11 @@ func isInitFunc(pkg *ssa.Package, fn *ssa.Function) bool {
 	return fn.Name() == "init" || strings.HasPrefix(fn.Name(), "init#")
 }
 
-// initStartsGoroutine reports whether the package's initialisation, or a
-// function of the package it calls, has a go statement.
+// initStartsGoroutine reports whether the package's initialisation starts
+// a goroutine.
 func (e *engine) initStartsGoroutine() bool {
 	init := e.pkg.Func("init")
-	if init == nil {
-		return false
-	}
-	seen := map[*ssa.Function]bool{}
-	var starts func(fn *ssa.Function) bool
-	starts = func(fn *ssa.Function) bool {
-		if fn == nil || fn.Pkg != e.pkg || seen[fn] {
-			return false
-		}
-		seen[fn] = true
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				switch x := instr.(type) {
-				case *ssa.Go:
-					return true
-				case ssa.CallInstruction:
-					if starts(x.Common().StaticCallee()) {
-						return true
-					}
-				case *ssa.MakeClosure:
-					if starts(x.Fn.(*ssa.Function)) {
-						return true
-					}
-				}
-			}
-		}
-		return false
-	}
-	return starts(init)
+	return init != nil && runsGoroutines(init, nil)
 }
 
 // constructing reports whether g's lock belongs to the receiver (or

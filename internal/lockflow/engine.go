@@ -739,7 +739,6 @@ func isFresh(v ssa.Value) bool {
 	return false
 }
 
-// inTestFile reports whether fn is declared in a _test.go file.
 // sequentialTest reports whether fn is (a closure of) a test, benchmark,
 // fuzz target, example or suite test method that runs on one goroutine:
 // it starts none and runs no subtest in parallel. What such a test changes between two
@@ -759,12 +758,20 @@ func sequentialTest(fn *ssa.Function) bool {
 		!strings.HasPrefix(name, "Fuzz") && !strings.HasPrefix(name, "Example")) {
 		return false
 	}
-	// Goroutines are started by go statements, by a group's Go method
-	// (sync.WaitGroup, errgroup), by parallel subtests, or by a helper of
-	// the package the test calls.
+	// Parallel subtests run beside each other too.
+	return !runsGoroutines(top, func(callee *ssa.Function) bool {
+		return callee.Pkg.Pkg.Path() == "testing" && (callee.Name() == "Parallel" || callee.Name() == "RunParallel")
+	})
+}
+
+// runsGoroutines reports whether fn, a closure it makes or a function of
+// its package it calls, starts a goroutine: by a go statement, a group's
+// Go method (sync.WaitGroup, errgroup), time.AfterFunc, or a call also
+// says does.
+func runsGoroutines(fn *ssa.Function, also func(callee *ssa.Function) bool) bool {
 	seen := make(map[*ssa.Function]bool)
-	var concurrent func(f *ssa.Function) bool
-	concurrent = func(f *ssa.Function) bool {
+	var starts func(f *ssa.Function) bool
+	starts = func(f *ssa.Function) bool {
 		if seen[f] {
 			return false
 		}
@@ -788,18 +795,21 @@ func sequentialTest(fn *ssa.Function) bool {
 				switch {
 				case callee.Name() == "Go" && callee.Signature.Recv() != nil:
 					return true
-				case callee.Pkg.Pkg.Path() == "testing" && (callee.Name() == "Parallel" || callee.Name() == "RunParallel"):
+				case callee.Pkg.Pkg.Path() == "time" && callee.Name() == "AfterFunc":
 					return true
-				case callee.Pkg == top.Pkg && concurrent(callee):
+				case also != nil && also(callee):
+					return true
+				case callee.Pkg == fn.Pkg && starts(callee):
 					return true
 				}
 			}
 		}
-		return slices.ContainsFunc(f.AnonFuncs, concurrent)
+		return slices.ContainsFunc(f.AnonFuncs, starts)
 	}
-	return !concurrent(top)
+	return starts(fn)
 }
 
+// inTestFile reports whether fn is declared in a _test.go file.
 func inTestFile(fn *ssa.Function) bool {
 	return strings.HasSuffix(fn.Prog.Fset.Position(fn.Pos()).Filename, "_test.go")
 }

@@ -35,6 +35,26 @@ type Result struct {
 	// Crashes are internal errors, one per function whose analysis
 	// panicked; the rest of the package is still analysed.
 	Crashes []Crash
+
+	e *engine
+}
+
+// Callers returns the static calls of fn in the package, and whether they
+// are all the ways fn can run: it is unexported, never used as a value and
+// never started as a goroutine.
+func (r *Result) Callers(fn *ssa.Function) (calls []ssa.Instruction, all bool) {
+	e := r.e
+	if e == nil || e.calls == nil {
+		return nil, false
+	}
+	for _, c := range e.calls[fn] {
+		calls = append(calls, c.instr)
+	}
+	all = !e.escapes[fn] && len(e.started[fn]) == 0 && len(calls) > 0
+	if obj := fn.Object(); obj != nil && obj.Exported() {
+		all = false
+	}
+	return calls, all
 }
 
 // Crash records an internal error in the analysis of one function.
@@ -55,6 +75,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return res, nil
 	}
 	e := newEngine(pass, nil, res)
+	res.e = e
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
 	if !usesSync && !callsLockers {

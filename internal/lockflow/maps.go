@@ -1,6 +1,9 @@
 package lockflow
 
 import (
+	"go/token"
+	"go/types"
+
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
 )
@@ -60,6 +63,25 @@ func NewHeldLocks(fn *ssa.Function) *HeldLocks {
 // At returns the locks held just before instr, or nil when its block is
 // unreachable.
 func (h *HeldLocks) At(instr ssa.Instruction) []Path {
+	held := h.AtWithMode(instr)
+	if held == nil {
+		return nil
+	}
+	out := make([]Path, 0, len(held))
+	for _, l := range held {
+		out = append(out, l.Path)
+	}
+	return out
+}
+
+// HeldPath is a lock held at a program point and the mode it is held in.
+type HeldPath struct {
+	Path Path
+	Mode Mode
+}
+
+// AtWithMode is At with each lock's mode.
+func (h *HeldLocks) AtWithMode(instr ssa.Instruction) []HeldPath {
 	b := instr.Block()
 	if b == nil {
 		return nil
@@ -74,9 +96,46 @@ func (h *HeldLocks) At(instr ssa.Instruction) []Path {
 		}
 		s = h.flow.step(s, in)
 	}
-	out := make([]Path, 0, len(s))
+	out := make([]HeldPath, 0, len(s))
 	for _, l := range s {
-		out = append(out, l.path)
+		out = append(out, HeldPath{l.path, l.mode})
 	}
 	return out
 }
+
+// SamePath reports whether two paths of one function name the same lock:
+// the same key, or the same steps from two assertions of one value to one
+// type (m.(*sync.Mutex).Lock(), then defer m.(*sync.Mutex).Unlock()).
+func SamePath(a, b Path) bool {
+	if a.key() == b.key() {
+		return true
+	}
+	x, ok1 := a.Root.(*ssa.TypeAssert)
+	y, ok2 := b.Root.(*ssa.TypeAssert)
+	return ok1 && ok2 && a.Steps == b.Steps && (x.X == y.X || loadsOfOneCell(x.X, y.X)) && types.Identical(x.AssertedType, y.AssertedType)
+}
+
+// loadsOfOneCell reports whether a and b load a variable stored once (a
+// local that a closure captures lives in such a cell).
+func loadsOfOneCell(a, b ssa.Value) bool {
+	x, ok1 := a.(*ssa.UnOp)
+	y, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || x.Op != token.MUL || y.Op != token.MUL || x.X != y.X {
+		return false
+	}
+	cell, ok := x.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	stores := 0
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+			stores++
+		}
+	}
+	return stores == 1
+}
+
+// RunsAfter reports whether every execution of later follows one of first
+// (first not in a loop).
+func RunsAfter(first, later ssa.Instruction) bool { return runsAfter(first, later) }

@@ -309,7 +309,9 @@ func (a *analysis) noteEscapes() {
 			for _, instr := range b.Instrs {
 				if st, ok := instr.(*ssa.Store); ok {
 					if p, ok := st.Addr.Type().Underlying().(*types.Pointer); ok && isSyncMapPtr(p.Elem()) {
-						if _, fresh := st.Val.(*ssa.Alloc); !fresh {
+						_, fresh := st.Val.(*ssa.Alloc)
+						zero, _ := st.Val.(*ssa.Const) // nil
+						if !fresh && zero == nil {
 							a.escape(identity(st.Addr))
 						}
 					}
@@ -322,8 +324,8 @@ func (a *analysis) noteEscapes() {
 					if r, ok := recvs[instr]; ok && r == *op && i == receiverOperand(instr) {
 						continue
 					}
-					if _, ok := instr.(*ssa.Store); ok && i == 1 {
-						continue // the value stored into a *sync.Map field: handled above
+					if st, ok := instr.(*ssa.Store); ok && (i == 1 || isSyncMapPtr(st.Addr.Type())) {
+						continue // storing into a sync.Map field, or a *sync.Map value: handled above
 					}
 					a.escape(identity(*op))
 				}
@@ -480,4 +482,30 @@ func debugf(format string, args ...any) {
 	if debugEnabled {
 		fmt.Fprintf(os.Stderr, format+"\n", args...)
 	}
+}
+
+// handsOut reports whether the map itself escapes, or a function returns a
+// value taken from it (a keyed lock handing its mutex to callers, who lock
+// it out of view).
+func (a *analysis) handsOut(mi *mapInfo) bool {
+	if mi.escaped {
+		return true
+	}
+	for _, fn := range a.funcs {
+		for _, b := range fn.Blocks {
+			if len(b.Instrs) == 0 {
+				continue
+			}
+			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+			if !ok {
+				continue
+			}
+			for _, v := range ret.Results {
+				if a.d.has(v, mi.id) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -47,7 +47,14 @@
 //
 // Also correct, and not reported: lockers that, after locking, check that
 // the map still holds the very mutex they locked and retry otherwise, with
-// the removal done while holding it.
+// the removal done while holding it. Nor is a removal made while holding,
+// for writing, a lock that every locker holds (in either mode) from before
+// it locks a mutex of the map until it has unlocked it, in the same
+// function, when no mutex of the map is handed out: no one can then hold
+// the removed mutex or wait on it. The lock may be held by the removal's
+// callers, when the function removing runs only where its package calls
+// it. Holding that lock only for reading is not enough: other readers may
+// be waiting on the mutex.
 //
 // A map holds locks when it is given *sync.Mutex, *sync.RWMutex, or a
 // pointer to a struct that holds one and only bookkeeping besides (counts,

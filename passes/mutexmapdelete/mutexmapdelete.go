@@ -69,7 +69,7 @@ func run(pass *goanalysis.Pass) (_ any, err error) {
 		debugf("map %s %s: sync=%v sites=%d locks=%v keys=%v unknownKey=%v escaped=%v",
 			pass.Fset.Position(mi.id.Pos()), mi.id.Name(), mi.syncMap, len(mi.sites), mi.holdsLocks(), mi.storedKeys, mi.unknownKey, mi.escaped)
 	}
-	r := &reporter{pass: pass, src: lockflow.NewSource(pass), a: a, held: make(map[*ssa.Function]*lockflow.HeldLocks)}
+	r := &reporter{pass: pass, res: res, src: lockflow.NewSource(pass), a: a, held: make(map[*ssa.Function]*lockflow.HeldLocks)}
 	var done func()
 	r.report, done = lockflow.Reporter(pass, pass.Analyzer.Name, false, unusedIgnores)
 	defer done()
@@ -120,18 +120,144 @@ func testCleanup(fn *ssa.Function) bool {
 type reporter struct {
 	report func(goanalysis.Diagnostic) // pass.Report filtered by ignore directives
 	pass   *goanalysis.Pass
+	res    *lockflow.Result
 	src    *lockflow.Source
 	a      *analysis
 	held   map[*ssa.Function]*lockflow.HeldLocks
 }
 
 func (r *reporter) heldAt(s *site) []lockflow.Path {
-	h := r.held[s.fn]
+	return r.heldIn(s.fn).At(s.instr)
+}
+
+func (r *reporter) heldIn(fn *ssa.Function) *lockflow.HeldLocks {
+	h := r.held[fn]
 	if h == nil {
-		h = lockflow.NewHeldLocks(s.fn)
-		r.held[s.fn] = h
+		h = lockflow.NewHeldLocks(fn)
+		r.held[fn] = h
 	}
-	return h.At(s.instr)
+	return h
+}
+
+// lockersShutOut reports whether the removal holds, for writing, a lock
+// that every place locking a mutex of the map holds (in either mode) from
+// before it locks that mutex until after it has unlocked it, and no mutex
+// of the map is handed out to be locked elsewhere: no one can then hold
+// the removed mutex or wait on it.
+func (r *reporter) lockersShutOut(mi *mapInfo, s *site) bool {
+	if len(mi.lockers) == 0 || r.a.handsOut(mi) {
+		return false
+	}
+	exclusive := r.exclusiveAt(s.instr, 0)
+	if len(exclusive) == 0 {
+		return false
+	}
+	for _, l := range mi.lockers {
+		if !r.lockedWithin(l, exclusive) {
+			return false
+		}
+	}
+	return true
+}
+
+// exclusiveAt names the locks held for writing at instr, in its function
+// or, for a function that runs only where its package calls it, at every
+// call (up a few calls).
+func (r *reporter) exclusiveAt(instr ssa.Instruction, depth int) map[string]bool {
+	out := map[string]bool{}
+	for _, h := range r.heldIn(instr.Parent()).AtWithMode(instr) {
+		if n := lockflow.LockName(h.Path); n != "" && h.Mode == lockflow.Write {
+			out[n] = true
+		}
+	}
+	calls, all := r.res.Callers(instr.Parent())
+	if !all || depth >= 3 {
+		return out
+	}
+	var common map[string]bool
+	for _, c := range calls {
+		at := r.exclusiveAt(c, depth+1)
+		if common == nil {
+			common = at
+			continue
+		}
+		for n := range common {
+			if !at[n] {
+				delete(common, n)
+			}
+		}
+	}
+	for n := range common {
+		out[n] = true
+	}
+	return out
+}
+
+// lockedWithin reports whether the mutex locker locks is unlocked in the
+// same function, and one of the named locks is held at the locker and not
+// released (directly, or by a defer that runs first) while it is locked.
+func (r *reporter) lockedWithin(locker ssa.Instruction, names map[string]bool) bool {
+	fn := locker.Parent()
+	held := r.heldIn(fn)
+	mutex, _, _ := lockflow.LockCall(locker.(ssa.CallInstruction).Common())
+	outer := map[string]bool{}
+	for _, p := range held.At(locker) {
+		if n := lockflow.LockName(p); names[n] {
+			outer[n] = true
+		}
+	}
+	if len(outer) == 0 {
+		return false
+	}
+	var mutexDefer ssa.Instruction
+	unlocked := false
+	type release struct {
+		instr ssa.Instruction
+		lock  lockflow.Path
+	}
+	var releases []release
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			p, acquire, ok := lockflow.LockCall(call.Common())
+			if !ok || acquire {
+				continue
+			}
+			if lockflow.SamePath(p, mutex) {
+				unlocked = true
+				if _, ok := instr.(*ssa.Defer); ok {
+					mutexDefer = instr
+				}
+				continue
+			}
+			releases = append(releases, release{instr, p})
+		}
+	}
+	if !unlocked {
+		return false
+	}
+	for _, rel := range releases {
+		if !outer[lockflow.LockName(rel.lock)] {
+			continue
+		}
+		if _, deferred := rel.instr.(*ssa.Defer); deferred {
+			// Defers run last in, first out: the mutex's must have been
+			// deferred after this one.
+			if mutexDefer != nil && !lockflow.RunsAfter(rel.instr, mutexDefer) {
+				return false
+			}
+			continue
+		}
+		for _, p := range held.At(rel.instr) {
+			if lockflow.SamePath(p, mutex) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // removal reports s if it takes a lock out of mi (or puts a fresh one in
@@ -149,7 +275,7 @@ func (r *reporter) removal(mi *mapInfo, s *site) {
 	default:
 		return
 	}
-	if r.refcounted(mi, s) || (r.a.verifiers[mi.id] && r.heldDuring(mi, s)) {
+	if r.refcounted(mi, s) || (r.a.verifiers[mi.id] && r.heldDuring(mi, s)) || r.lockersShutOut(mi, s) {
 		return
 	}
 	call := r.src.CallAt(s.pos)

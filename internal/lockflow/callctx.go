@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -153,4 +154,70 @@ func runsAfter(first, later ssa.Instruction) bool {
 		return false
 	}
 	return fb.Dominates(lb)
+}
+
+// inFlight reports whether g's function is the function a singleflight
+// group runs for a key (x/sync's singleflight.Group.Do, and groups like
+// it: a method Do or DoChan of a type named Group, given a string key and
+// the function): the group runs one call per key at a time, so for the
+// state of that key it is an outer lock across both sections. As with a
+// claim map, keys are not told apart.
+func inFlight(fn *ssa.Function) bool {
+	parent := fn.Parent()
+	if parent == nil {
+		return false
+	}
+	var value ssa.Value = fn
+	uses := 0
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				value = mc
+			}
+		}
+	}
+	var flight bool
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			for _, arg := range call.Common().Args {
+				if arg == value {
+					uses++
+					flight = flightCall(call.Common())
+				}
+			}
+		}
+	}
+	return uses == 1 && flight
+}
+
+// flightCall reports whether c calls a singleflight group's Do or DoChan
+// with a string key.
+func flightCall(c *ssa.CallCommon) bool {
+	var sig *types.Signature
+	var name string
+	switch {
+	case c.Method != nil:
+		name, sig = c.Method.Name(), c.Method.Type().(*types.Signature)
+	case c.StaticCallee() != nil:
+		name, sig = c.StaticCallee().Name(), c.StaticCallee().Signature
+	default:
+		return false
+	}
+	if name != "Do" && name != "DoChan" || sig.Recv() == nil {
+		return false
+	}
+	named, ok := types.Unalias(deref(sig.Recv().Type())).(*types.Named)
+	if !ok || named.Obj().Name() != "Group" {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if b, ok := sig.Params().At(i).Type().Underlying().(*types.Basic); ok && b.Kind() == types.String {
+			return true
+		}
+	}
+	return false
 }

@@ -65,7 +65,8 @@
 // Go, no parallel subtest, no helper of the package starting one): what
 // changes in between, the test changes itself. Nor is a gap in code that
 // only package initialisation runs, or in a method a constructor calls on
-// the object it has just allocated (see staleguard). Sweeps, entries re-tested
+// the object it has just allocated, or in the function a singleflight
+// group runs for a key (see staleguard). Sweeps, entries re-tested
 // under their own lock and the other check-then-act shapes staleguard's
 // documentation lists as silent are silent here too: the engine decides
 // them once for both passes.

@@ -76,7 +76,11 @@
 // package's init code starts a goroutine; a method that every caller in
 // the package hands an object it has just allocated and shown no one
 // (a constructor restoring its new value before returning it), when the
-// method keeps the object to itself and starts no goroutine.
+// method keeps the object to itself and starts no goroutine; a function
+// a singleflight group runs for a key (a Do or DoChan method of a type
+// named Group, given a string key and the function: x/sync's
+// singleflight, and groups like it), which acts as an outer lock across
+// both its sections.
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

@@ -43,3 +43,80 @@ func (p *Pool) Conn(addr string) (*Conn, error) {
 	}
 	return v.(*Conn), nil
 }
+
+// Tunnel is opened once per peer and keeps its own routing table.
+type Tunnel struct {
+	peer   string
+	routes map[string]string
+}
+
+// Tunnels opens tunnels through a singleflight group keyed by the peer:
+// the check and the store run inside the group's call for that peer, and
+// the group lets one call per peer run at a time. Silent.
+type Tunnels struct {
+	mu      sync.RWMutex
+	tunnels map[string]*Tunnel
+	group   singleflight.Group
+}
+
+func (t *Tunnels) Open(peer string) (*Tunnel, error) {
+	v, err, _ := t.group.Do(peer, func() (any, error) {
+		t.mu.RLock()
+		tun, ok := t.tunnels[peer]
+		t.mu.RUnlock()
+		if ok {
+			return tun, nil
+		}
+		tun = &Tunnel{peer: peer, routes: map[string]string{}}
+		t.mu.Lock()
+		t.tunnels[peer] = tun
+		t.mu.Unlock()
+		return tun, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return v.(*Tunnel), nil
+}
+
+// Retrier runs a function until it succeeds; it does not keep two calls
+// apart.
+type Retrier struct{ attempts int }
+
+func (r *Retrier) Do(fn func() error) error {
+	var err error
+	for range r.attempts {
+		if err = fn(); err == nil {
+			return nil
+		}
+	}
+	return err
+}
+
+// RetriedTunnels does the same inside a retry: two callers for one peer
+// both find it missing, and the second tunnel replaces the first.
+type RetriedTunnels struct {
+	mu      sync.RWMutex
+	tunnels map[string]*Tunnel
+	retry   Retrier
+}
+
+func (t *RetriedTunnels) Open(peer string) (*Tunnel, error) {
+	var tun *Tunnel
+	err := t.retry.Do(func() error {
+		t.mu.RLock()
+		found, ok := t.tunnels[peer]
+		t.mu.RUnlock()
+		if ok {
+			tun = found
+			return nil
+		}
+		fresh := &Tunnel{peer: peer, routes: map[string]string{}}
+		t.mu.Lock() // want `t.mu is locked again for writing after RUnlock: found was missing under the read lock`
+		t.tunnels[peer] = fresh
+		t.mu.Unlock()
+		tun = fresh
+		return nil
+	})
+	return tun, err
+}

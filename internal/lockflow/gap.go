@@ -732,12 +732,59 @@ func (fs *funcState) setsWhatDiffered(w *writeSite, v ssa.Value, ri int) bool {
 // sameValue reports whether x and v are one value: the same SSA value,
 // equal constants, or the same getter asked twice.
 func sameValue(x, v ssa.Value) bool {
-	if x == v || sameGetter(x, v) {
+	if x == v || sameGetter(x, v) || sameArgumentField(x, v) {
 		return true
 	}
 	k, ok1 := x.(*ssa.Const)
 	c, ok2 := v.(*ssa.Const)
 	return ok1 && ok2 && constEqual(k, c)
+}
+
+// sameArgumentField reports whether a and b load the same field path from
+// one argument (r.URL.Host read twice from a request): the caller's value,
+// when the function never stores there and the argument is neither the
+// receiver nor an object with a lock of its own (whose fields others may
+// change).
+func sameArgumentField(a, b ssa.Value) bool {
+	x, ok1 := a.(*ssa.UnOp)
+	y, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || x.Op != token.MUL || y.Op != token.MUL {
+		return false
+	}
+	pa, pb := pathOf(x.X), pathOf(y.X)
+	p, ok := pa.Root.(*ssa.Parameter)
+	if !ok || pa.Steps == "" || pa.key() != pb.key() || hasOwnLock(p.Type()) {
+		return false
+	}
+	fn := p.Parent()
+	if fn.Signature.Recv() != nil && fn.Params[0] == p {
+		return false
+	}
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && pathOf(st.Addr).key() == pa.key() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// hasOwnLock reports whether t (or what it points to) is a struct with a
+// sync.Mutex or sync.RWMutex field.
+func hasOwnLock(t types.Type) bool {
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := range st.NumFields() {
+		named, ok := types.Unalias(st.Field(i).Type()).(*types.Named)
+		if ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "sync" &&
+			(named.Obj().Name() == "Mutex" || named.Obj().Name() == "RWMutex") {
+			return true
+		}
+	}
+	return false
 }
 
 // sameGetter reports whether a and b are calls of the same method on the

@@ -57,7 +57,9 @@
 // the lock merely publishes to readers; an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop
 // draining a retry queue that watchers feed); storing the caller's value
-// (or a constant) where the stale test found the state different from it
+// (or a constant, or a field the caller's argument holds and the
+// function never writes: r.URL.Host) where the stale test found the state
+// different from it
 // (what a fresh test would do too), and the rest of such a section when
 // it only stores what that value looks up or what it reads fresh, with no
 // count or append (a track switched to a packet's payload type; a table

@@ -1,6 +1,10 @@
 package lockflow
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"go/constant"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // controlDeps holds, for each block, the branches it is directly control
 // dependent on (Ferrante et al.): block b depends on edge (c, i) when b
@@ -28,7 +32,7 @@ func computeControlDeps(fn *ssa.Function) *controlDeps {
 	seen := make([]bool, n+1)
 	var exits []int
 	for _, b := range fn.Blocks {
-		if len(b.Succs) == 0 {
+		if len(b.Succs) == 0 && !impossibleSelect(b) {
 			exits = append(exits, b.Index)
 		}
 	}
@@ -155,4 +159,24 @@ func ifCond(b *ssa.BasicBlock) ssa.Value {
 		return i.Cond
 	}
 	return nil
+}
+
+// impossibleSelect reports whether b is the panic go/ssa adds after a
+// blocking select's cases, which never runs: a branch is not decided by
+// whether that select comes up.
+func impossibleSelect(b *ssa.BasicBlock) bool {
+	if len(b.Instrs) == 0 {
+		return false
+	}
+	p, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Panic)
+	if !ok {
+		return false
+	}
+	mi, ok := p.X.(*ssa.MakeInterface)
+	if !ok {
+		return false
+	}
+	c, ok := mi.X.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.String &&
+		constant.StringVal(c.Value) == "blocking select matched no case"
 }

@@ -33,13 +33,7 @@ func (e *engine) onlyAtInit(fn *ssa.Function) bool {
 }
 
 func (e *engine) initOnly(fn *ssa.Function) bool {
-	if v, ok := e.initOnlyMemo[fn]; ok {
-		return v // false while fn's own cycle of calls is explored
-	}
-	e.initOnlyMemo[fn] = false
-	v := e.findInitOnly(fn)
-	e.initOnlyMemo[fn] = v
-	return v
+	return memoised(e.initOnlyMemo, fn, e.findInitOnly)
 }
 
 func (e *engine) findInitOnly(fn *ssa.Function) bool {

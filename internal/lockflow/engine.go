@@ -188,12 +188,18 @@ type staticCall struct {
 // fn cannot be called from elsewhere: an outer lock (a per-key lock, say)
 // then serialises fn's sections.
 func (e *engine) onlyCalledLocked(fn *ssa.Function) bool {
-	if v, ok := e.calledLockedMemo[fn]; ok {
-		return v // false while fn's own cycle of calls is explored
+	return memoised(e.calledLockedMemo, fn, e.calledLocked)
+}
+
+// memoised returns m[fn], computing it once; while fn's own cycle of
+// calls is explored, it counts as false.
+func memoised(m map[*ssa.Function]bool, fn *ssa.Function, compute func(*ssa.Function) bool) bool {
+	if v, ok := m[fn]; ok {
+		return v
 	}
-	e.calledLockedMemo[fn] = false
-	v := e.calledLocked(fn)
-	e.calledLockedMemo[fn] = v
+	m[fn] = false
+	v := compute(fn)
+	m[fn] = v
 	return v
 }
 

@@ -83,19 +83,4 @@ func (c *Catalog) restoreSaved() {
 
 // Reload runs the same restore on a catalog in use: Create can add a
 // volume in the gap.
-func (c *Catalog) Reload() { c.reload() }
-
-func (c *Catalog) reload() {
-	for _, v := range c.saved() {
-		c.mu.RLock()
-		_, ok := c.volumes[v.Name]
-		c.mu.RUnlock()
-		if ok {
-			continue
-		}
-		restored := v
-		c.mu.Lock() // want `c.mu is locked again for writing after RUnlock: c.volumes\[v.Name\] was missing under the read lock`
-		c.volumes[v.Name] = &restored
-		c.mu.Unlock()
-	}
-}
+func (c *Catalog) Reload() { c.restoreSaved() }

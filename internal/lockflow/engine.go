@@ -238,20 +238,23 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.counted = make(map[*types.Var]bool)
 	var ops []*ssa.Value
 	for _, fn := range funcs {
-		// Tests call helpers on their own, one goroutine at a time; the
-		// locking contract is what the package's own callers do.
+		// Tests call the package's functions on their own, one goroutine
+		// at a time; the locking contract is what the package's own
+		// callers do. Test code calling or starting test code (a harness
+		// and its workers) is followed like the package's.
 		tests := inTestFile(fn)
+		unseen := func(f *ssa.Function) bool { return tests && !inTestFile(f) }
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				var callee *ssa.Function
-				if c, ok := instr.(*ssa.Call); ok && !tests {
+				if c, ok := instr.(*ssa.Call); ok {
 					callee, _ = calleeOf(e.pkg, c)
-					if callee != nil {
+					if callee != nil && !unseen(callee) {
 						e.calls[callee] = append(e.calls[callee], staticCall{fn, instr})
 					}
 				}
-				if g, ok := instr.(*ssa.Go); ok && !tests {
-					if f, _ := calleeOf(e.pkg, g); f != nil {
+				if g, ok := instr.(*ssa.Go); ok {
+					if f, _ := calleeOf(e.pkg, g); f != nil && !unseen(f) {
 						e.started[f] = append(e.started[f], g)
 					}
 				}
@@ -261,7 +264,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if !ok {
 						continue
 					}
-					if _, isCall := instr.(*ssa.Call); tests || (isCall && i == 0 && f == callee) {
+					if _, isCall := instr.(*ssa.Call); unseen(f) || (isCall && i == 0 && f == callee) {
 						continue
 					}
 					if g, isGo := instr.(*ssa.Go); isGo && i == 0 && g.Call.Value == f {

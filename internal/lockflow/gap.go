@@ -1993,20 +1993,22 @@ func (fs *funcState) drivesCodeUnderTest(g *Gap) bool {
 	if !inTestFile(fs.fn) || g.Lock.Root == nil {
 		return false
 	}
-	t := g.Lock.Root.Type()
-	for {
-		p, ok := t.Underlying().(*types.Pointer)
-		if !ok {
-			break
-		}
-		t = p.Elem()
-	}
-	named, ok := types.Unalias(t).(*types.Named)
+	test, ok := declaredInTest(fs.fn.Prog, g.Lock.Root.Type())
+	return ok && !test
+}
+
+// declaredInTest reports whether t (or what it points to) is a named type
+// declared in a _test.go file; ok is false when t is not named.
+func declaredInTest(prog *ssa.Program, t types.Type) (test, ok bool) {
+	named, ok := types.Unalias(deref(t)).(*types.Named)
 	if !ok {
-		return false
+		return false, false
 	}
 	pos := named.Origin().Obj().Pos()
-	return pos.IsValid() && !strings.HasSuffix(fs.fn.Prog.Fset.Position(pos).Filename, "_test.go")
+	if !pos.IsValid() {
+		return false, false
+	}
+	return strings.HasSuffix(prog.Fset.Position(pos).Filename, "_test.go"), true
 }
 
 // unsharedLocal reports whether g's lock belongs to an object this

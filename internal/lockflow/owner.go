@@ -294,10 +294,13 @@ func onlyCalled(instr ssa.Instruction, f *ssa.Function) bool {
 // noteWriters records fs's function as a writer under each lock class
 // it holds for writing at a write.
 func (fs *funcState) noteWriters() {
-	if inTestFile(fs.fn) {
-		return
-	}
+	tests := inTestFile(fs.fn)
 	for _, w := range fs.writes {
+		if tests && !fs.ownsTestState(w.loc) {
+			// Tests set the package's state up by hand, one step after
+			// another; the state of their own fakes they share.
+			continue
+		}
 		for _, h := range w.held {
 			if h.mode != Write || h.claim {
 				continue
@@ -321,4 +324,14 @@ func (fs *funcState) noteWriters() {
 			}
 		}
 	}
+}
+
+// ownsTestState reports whether loc is reached from a value of a type the
+// tests declare (a fake, a harness).
+func (fs *funcState) ownsTestState(loc Path) bool {
+	if loc.Root == nil {
+		return false
+	}
+	test, _ := declaredInTest(fs.fn.Prog, loc.Root.Type())
+	return test
 }

@@ -114,8 +114,12 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		writers, insertOnly = e.fieldWriters[f], e.insertOnly[f]
 	}
 	root := e.worker(g.Fn)
-	if root == nil || e.spawnedRepeatedly(root) || !loops(root) {
+	if root == nil || !loops(root) {
 		return false
+	}
+	if e.spawnedRepeatedly(root) {
+		// One goroutine per object is one owner of each object's state.
+		return perObjectWorker(root, g, writers)
 	}
 	for _, w := range writers {
 		if g.Removal && insertOnly[w] {
@@ -126,6 +130,31 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		// An exported writer (the holder's own API included) may be
 		// called by anyone, on any goroutine.
 		if e.worker(w) != root {
+			return false
+		}
+	}
+	return true
+}
+
+// perObjectWorker reports whether the go statement starts g's function as
+// a method of an object its function has just allocated (one worker per
+// object), g's stale read reads that object's own state through the
+// receiver, and g's function is the state's only writer: each object's
+// state has one goroutine writing it, whatever the number of objects.
+func perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function) bool {
+	fn := root.Call.StaticCallee()
+	if fn == nil || fn != g.Fn || fn.Signature.Recv() == nil || len(root.Call.Args) == 0 || len(fn.Params) == 0 {
+		return false
+	}
+	obj, ok := root.Call.Args[0].(*ssa.Alloc)
+	if !ok || obj.Parent() != root.Parent() || inLoop(root.Block()) && obj.Block() != root.Block() {
+		return false
+	}
+	if g.ReadLoc.Root != fn.Params[0] || strings.Contains(g.ReadLoc.Steps, "*") {
+		return false // not the object's own field (c.srv.count is the server's)
+	}
+	for _, w := range writers {
+		if w != fn {
 			return false
 		}
 	}

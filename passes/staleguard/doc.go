@@ -54,7 +54,9 @@
 // an entry a test under another lock picked, when the stale test was a
 // count that only decided whether to look (relays in use dropped from the
 // candidates); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
-// the lock merely publishes to readers; an entry such a worker alone
+// the lock merely publishes to readers, or a worker started once per object
+// (a method of an object just allocated) that alone writes a field of its
+// own object; an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop
 // draining a retry queue that watchers feed); storing the caller's value
 // (or a constant, or a field the caller's argument holds and the

@@ -40,10 +40,7 @@ func (e *engine) findInitOnly(fn *ssa.Function) bool {
 	if isInitFunc(e.pkg, fn) {
 		return true
 	}
-	if e.escapes[fn] || len(e.started[fn]) > 0 || len(e.calls[fn]) == 0 {
-		return false
-	}
-	if obj := fn.Object(); obj != nil && obj.Exported() {
+	if !e.callsKnown(fn) {
 		return false
 	}
 	for _, c := range e.calls[fn] {
@@ -80,10 +77,7 @@ func (e *engine) constructing(g *Gap) bool {
 		return false
 	}
 	fn := g.Fn
-	if e.escapes[fn] || len(e.started[fn]) > 0 || len(e.calls[fn]) == 0 || fn.Parent() != nil {
-		return false
-	}
-	if obj := fn.Object(); obj != nil && obj.Exported() {
+	if !e.callsKnown(fn) || fn.Parent() != nil {
 		return false
 	}
 	i := paramIndex(fn, p)

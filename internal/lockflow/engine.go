@@ -50,11 +50,7 @@ func (r *Result) Callers(fn *ssa.Function) (calls []ssa.Instruction, all bool) {
 	for _, c := range e.calls[fn] {
 		calls = append(calls, c.instr)
 	}
-	all = !e.escapes[fn] && len(e.started[fn]) == 0 && len(calls) > 0
-	if obj := fn.Object(); obj != nil && obj.Exported() {
-		all = false
-	}
-	return calls, all
+	return calls, e.callsKnown(fn)
 }
 
 // Crash records an internal error in the analysis of one function.
@@ -191,6 +187,17 @@ func (e *engine) onlyCalledLocked(fn *ssa.Function) bool {
 	return memoised(e.calledLockedMemo, fn, e.calledLocked)
 }
 
+// callsKnown reports whether fn runs only where the package calls it
+// (statically): it is called, unexported, never used as a value and never
+// started as a goroutine.
+func (e *engine) callsKnown(fn *ssa.Function) bool {
+	if e.escapes[fn] || len(e.started[fn]) > 0 || len(e.calls[fn]) == 0 {
+		return false
+	}
+	obj := fn.Object()
+	return obj == nil || !obj.Exported()
+}
+
 // memoised returns m[fn], computing it once; while fn's own cycle of
 // calls is explored, it counts as false.
 func memoised(m map[*ssa.Function]bool, fn *ssa.Function, compute func(*ssa.Function) bool) bool {
@@ -204,10 +211,7 @@ func memoised(m map[*ssa.Function]bool, fn *ssa.Function, compute func(*ssa.Func
 }
 
 func (e *engine) calledLocked(fn *ssa.Function) bool {
-	if e.escapes[fn] || len(e.started[fn]) > 0 || len(e.calls[fn]) == 0 {
-		return false
-	}
-	if obj := fn.Object(); obj != nil && obj.Exported() {
+	if !e.callsKnown(fn) {
 		return false
 	}
 	for _, c := range e.calls[fn] {

@@ -100,7 +100,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		}
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
-		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) ||
+		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || inFlight(g.Fn)
 	})
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
@@ -160,7 +160,8 @@ type engine struct {
 	insertOnly   map[string]map[*ssa.Function]bool
 	workers      map[*ssa.Function]*ssa.Go // memo of worker
 
-	calledLockedMemo map[*ssa.Function]bool
+	calledLockedMemo  map[*ssa.Function]bool
+	testGoroutineMemo map[*ssa.Function]bool
 	// Package initialisation (callctx.go): functions run only by it, and
 	// whether it starts a goroutine (nil until asked).
 	initOnlyMemo   map[*ssa.Function]bool
@@ -237,6 +238,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.insertOnly = make(map[string]map[*ssa.Function]bool)
 	e.workers = make(map[*ssa.Function]*ssa.Go)
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
+	e.testGoroutineMemo = make(map[*ssa.Function]bool)
 	e.initOnlyMemo = make(map[*ssa.Function]bool)
 	e.globalSet = make(map[*ssa.Global]bool)
 	e.counted = make(map[*types.Var]bool)

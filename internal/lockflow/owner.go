@@ -364,3 +364,132 @@ func (fs *funcState) ownsTestState(loc Path) bool {
 	test, _ := declaredInTest(fs.fn.Prog, loc.Root.Type())
 	return test
 }
+
+// The tests' own goroutines. A fake the tests declare is often staged by
+// the test function itself, one call after another, before or while the
+// code under test runs and only reads it: a copy of one canned answer to
+// another is then a sequence, not a race. Each test function, and each
+// subtest or fuzz target that does not ask to run in parallel, runs on a
+// goroutine of its own while its parent waits; tests that do run in
+// parallel share only what package variables reach.
+
+// ownedByTestGoroutine reports whether g's lock guards state of a type the
+// tests declare, not reached from a package variable, and g's function
+// and every writer of what its stale read read run only on the tests' own
+// goroutines.
+func (e *engine) ownedByTestGoroutine(g *Gap) bool {
+	if g.Lock.Root == nil {
+		return false
+	}
+	if _, global := g.Lock.Root.(*ssa.Global); global {
+		return false
+	}
+	if test, _ := declaredInTest(e.pkg.Prog, g.Lock.Root.Type()); !test {
+		return false
+	}
+	writers := e.writers[lockClass(g.Lock)]
+	if f := fieldClass(g.ReadLoc); f != "" && len(e.fieldWriters[f]) > 0 {
+		writers = e.fieldWriters[f]
+	}
+	if !e.onTestGoroutine(g.Fn) {
+		return false
+	}
+	for _, w := range writers {
+		if !e.onTestGoroutine(w) {
+			return false
+		}
+	}
+	return true
+}
+
+// onTestGoroutine reports whether fn runs only on a test's own goroutine:
+// it is a test entry point, a subtest or fuzz target (not parallel) of
+// one, or a test-file function only called, statically, from such.
+func (e *engine) onTestGoroutine(fn *ssa.Function) bool {
+	return memoised(e.testGoroutineMemo, fn, e.testGoroutine)
+}
+
+func (e *engine) testGoroutine(fn *ssa.Function) bool {
+	if !inTestFile(fn) {
+		return false
+	}
+	if testEntry(fn) {
+		return true
+	}
+	if fn.Parent() != nil && runBySubtest(fn) {
+		return !callsTesting(fn, "Parallel") && e.onTestGoroutine(fn.Parent())
+	}
+	if !e.callsKnown(fn) {
+		return false
+	}
+	for _, c := range e.calls[fn] {
+		if !e.onTestGoroutine(c.caller) {
+			return false
+		}
+	}
+	return true
+}
+
+// testEntry reports whether fn is a function the go test runner calls:
+// TestX(*testing.T), BenchmarkX(*testing.B) or FuzzX(*testing.F).
+func testEntry(fn *ssa.Function) bool {
+	if fn.Parent() != nil || fn.Signature.Recv() != nil || fn.Signature.Params().Len() != 1 {
+		return false
+	}
+	want := map[string]string{"Test": "T", "Benchmark": "B", "Fuzz": "F"}
+	for prefix, typ := range want {
+		if strings.HasPrefix(fn.Name(), prefix) {
+			return isTestingType(fn.Signature.Params().At(0).Type(), typ)
+		}
+	}
+	return false
+}
+
+func isTestingType(t types.Type, name string) bool {
+	p, ok := t.(*types.Pointer)
+	if !ok {
+		return false
+	}
+	n, ok := types.Unalias(p.Elem()).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" && n.Obj().Name() == name
+}
+
+// runBySubtest reports whether the closure fn is only made to be handed,
+// as the function to run, to testing's Run or Fuzz.
+func runBySubtest(fn *ssa.Function) bool {
+	made := 0
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			mc, ok := instr.(*ssa.MakeClosure)
+			if !ok || mc.Fn != fn {
+				continue
+			}
+			made++
+			for _, r := range *mc.Referrers() {
+				c, ok := r.(*ssa.Call)
+				if !ok || !testingMethod(c.Common(), "Run", "Fuzz") || c.Common().Args[len(c.Common().Args)-1] != mc {
+					return false
+				}
+			}
+		}
+	}
+	return made > 0
+}
+
+// callsTesting reports whether fn calls one of testing's methods by name.
+func callsTesting(fn *ssa.Function, names ...string) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok && testingMethod(c.Common(), names...) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func testingMethod(c *ssa.CallCommon, names ...string) bool {
+	callee := c.StaticCallee()
+	return callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "testing" &&
+		callee.Signature.Recv() != nil && slices.Contains(names, callee.Name())
+}

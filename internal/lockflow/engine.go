@@ -90,6 +90,7 @@ func run(pass *analysis.Pass) (any, error) {
 // analyse runs the engine over the functions of e.pkg.
 func (e *engine) analyse(funcs []*ssa.Function) {
 	res := e.res
+	e.funcs = funcs
 	e.noteMutations(funcs)
 	e.findClaims(funcs)
 	for _, fn := range funcs {
@@ -101,7 +102,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.ownedByTestGoroutine(g) ||
-			e.onlyAtInit(g.Fn) || e.constructing(g) || inFlight(g.Fn)
+			e.onlyAtInit(g.Fn) || e.constructing(g) || inFlight(g.Fn) || e.mutexMapGap(g)
 	})
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 }
@@ -162,6 +163,11 @@ type engine struct {
 
 	calledLockedMemo  map[*ssa.Function]bool
 	testGoroutineMemo map[*ssa.Function]bool
+
+	funcs []*ssa.Function // the package's, as analysed
+	// mutexMaps: the sync.Maps (by field or package variable) that hold
+	// per-key mutexes (syncmap.go); nil until asked.
+	mutexMaps map[string]bool
 	// Package initialisation (callctx.go): functions run only by it, and
 	// whether it starts a goroutine (nil until asked).
 	initOnlyMemo   map[*ssa.Function]bool

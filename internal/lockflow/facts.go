@@ -230,6 +230,10 @@ func (e *engine) importedSummary(fn *ssa.Function) *summary {
 	if s, ok := e.imported[obj]; ok {
 		return s
 	}
+	if s := syncMapSummary(obj); s != nil {
+		e.imported[obj] = s
+		return s
+	}
 	var f LockSummary
 	var s *summary
 	if e.pass.ImportObjectFact(obj, &f) {

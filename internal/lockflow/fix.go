@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/printer"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -278,4 +279,100 @@ func lineEnd(pass *analysis.Pass, pos token.Pos) token.Pos {
 		return token.Pos(tf.Base() + tf.Size())
 	}
 	return tf.LineStart(line+1) - 1
+}
+
+// loadOrStoreFix turns the Store that fills a sync.Map miss into a
+// LoadOrStore that keeps the entry a racer stored first, and makes the
+// caller go on with that entry instead of its own value:
+//
+//	m.Store(k, v)
+//
+// becomes
+//
+//	if actual, loaded := m.LoadOrStore(k, v); loaded {
+//		v = actual.(T)
+//	}
+//
+// It is offered when the Store is a statement of its own and v a local
+// variable whose type can be named in the file.
+func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
+	if g.Kind != LazyInit {
+		return analysis.SuggestedFix{}, false
+	}
+	call := src.CallAt(g.BOpen)
+	if call == nil || len(call.Args) != 2 {
+		return analysis.SuggestedFix{}, false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Store" {
+		return analysis.SuggestedFix{}, false
+	}
+	var stmt *ast.ExprStmt
+	for _, n := range src.Enclosing(call.Pos()) {
+		if es, ok := n.(*ast.ExprStmt); ok && es.X == call {
+			stmt = es
+		}
+	}
+	id, ok := call.Args[1].(*ast.Ident)
+	if stmt == nil || !ok || id.Name == "actual" || id.Name == "loaded" {
+		return analysis.SuggestedFix{}, false
+	}
+	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || v.IsField() {
+		return analysis.SuggestedFix{}, false
+	}
+	file := src.File(call.Pos())
+	typ, ok := typeInFile(pass, file, v.Type())
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	assign := "actual." + "(" + typ + ")"
+	if iface, ok := v.Type().Underlying().(*types.Interface); ok && iface.Empty() {
+		assign = "actual"
+	}
+	var b bytes.Buffer
+	if err := printer.Fprint(&b, pass.Fset, sel.X); err != nil {
+		return analysis.SuggestedFix{}, false
+	}
+	var key bytes.Buffer
+	if err := printer.Fprint(&key, pass.Fset, call.Args[0]); err != nil {
+		return analysis.SuggestedFix{}, false
+	}
+	indent := strings.Repeat("\t", pass.Fset.Position(stmt.Pos()).Column-1)
+	text := fmt.Sprintf("if actual, loaded := %s.LoadOrStore(%s, %s); loaded {\n%s\t%s = %s\n%s}",
+		b.String(), key.String(), id.Name, indent, id.Name, assign, indent)
+	return analysis.SuggestedFix{
+		Message:   "store with LoadOrStore and keep the entry found",
+		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.End(), NewText: []byte(text)}},
+	}, true
+}
+
+// typeInFile writes t as the file names it: its own package's types bare,
+// others through the file's imports; false when one is not imported.
+func typeInFile(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool) {
+	if file == nil {
+		return "", false
+	}
+	ok := true
+	qualify := func(p *types.Package) string {
+		if p == pass.Pkg {
+			return ""
+		}
+		for _, imp := range file.Imports {
+			if strings.Trim(imp.Path.Value, `"`) != p.Path() {
+				continue
+			}
+			if imp.Name != nil {
+				if imp.Name.Name == "_" || imp.Name.Name == "." {
+					break
+				}
+				return imp.Name.Name
+			}
+			return p.Name()
+		}
+		ok = false
+		return p.Name()
+	}
+	s := types.TypeString(t, qualify)
+	return s, ok
 }

@@ -146,6 +146,9 @@ func syncUse(info *types.Info) (any, locks bool) {
 			case "Lock", "RLock", "Unlock", "RUnlock":
 				return true, true
 			}
+			if syncMapSummary(fn) != nil && syncMapSummary(fn).acquires != nil {
+				return true, true
+			}
 		}
 	}
 	return any, false

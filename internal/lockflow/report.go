@@ -30,6 +30,9 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 	if name == unnamedValue && g.ReadLoc.Root != nil && !strings.HasPrefix(g.ReadLoc.String(), "(") {
 		name = g.ReadLoc.String() // what was read, where the source has no expression for it
 	}
+	if isSyncMapCall(g.BOpenInst) {
+		return diagnoseSyncMap(pass, src, g, name)
+	}
 	var why string
 	switch g.Kind {
 	case LazyInit:
@@ -65,6 +68,48 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return d
+}
+
+// diagnoseSyncMap renders a gap between two calls on a sync.Map: there is
+// no lock to take again, so the advice is the method that tests and
+// writes in one call.
+func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name string) analysis.Diagnostic {
+	write := src.Callee(g.BOpen)
+	read := src.Callee(g.Read)
+	if read == "" {
+		read = name
+	}
+	m := strings.TrimSuffix(write, "."+lastSelector(write))
+	var msg string
+	switch {
+	case g.Kind == LazyInit:
+		msg = fmt.Sprintf("%s stores what %s found missing, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore and keep the value it returns", write, read, m)
+	case g.Kind == LostUpdate:
+		msg = fmt.Sprintf("%s writes a value derived from %s, read by an earlier call; an update made in between is lost; use %s.CompareAndSwap in a loop (LoadOrStore for the first value)", write, read, m)
+	case g.Removal:
+		msg = fmt.Sprintf("%s is decided by %s, read by an earlier call, and the entry may have been replaced since; remove only the entry seen, with %s.CompareAndDelete", write, read, m)
+	default:
+		msg = fmt.Sprintf("%s is decided by %s, read by an earlier call, which may be stale; test and write in one call (%s.LoadOrStore, CompareAndSwap, CompareAndDelete)", write, read, m)
+	}
+	d := analysis.Diagnostic{Pos: g.BOpen, Message: msg}
+	if g.Read.IsValid() {
+		what := fmt.Sprintf("%s read here", name)
+		if g.Kind == LazyInit {
+			what = "found missing here"
+		}
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.Read, Message: what})
+	}
+	if fix, ok := loadOrStoreFix(pass, src, g); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	return d
+}
+
+func lastSelector(s string) string {
+	if i := strings.LastIndex(s, "."); i >= 0 {
+		return s[i+1:]
+	}
+	return s
 }
 
 // ReportCrashes reports internal errors once per package; only one pass

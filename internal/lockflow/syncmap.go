@@ -1,0 +1,131 @@
+package lockflow
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A sync.Map is a map with a lock inside: each method is a critical
+// section of its own, so a Load whose answer decides a later Store is a
+// check-then-act across two sections, as with any lock. The engine sees
+// the methods as helpers with fixed summaries: the map itself names the
+// lock, its entries (not told apart, as for a plain map) the state. The
+// methods that test and write in one call (LoadOrStore, CompareAndSwap,
+// CompareAndDelete, LoadAndDelete) re-check inside, like a helper that
+// looks the entry up again before writing.
+
+// syncMapSummary returns the summary of a sync.Map method, or nil.
+func syncMapSummary(obj *types.Func) *summary {
+	sig := obj.Signature()
+	if obj.Pkg() == nil || obj.Pkg().Path() != "sync" || sig.Recv() == nil {
+		return nil
+	}
+	ptr, ok := sig.Recv().Type().(*types.Pointer)
+	if !ok || !isNamed(ptr.Elem(), "sync", "Map") {
+		return nil
+	}
+	self := relLock{path: relPath{param: 0}, mode: Write}
+	entry := relPath{param: 0, steps: "[];"}
+	read := relRead{loc: entry, lock: self}
+	write := func(kind writeKind, removal bool, dataFrom []int, recheck bool) relWrite {
+		w := relWrite{loc: entry, lock: &self, kind: kind, collection: true, removal: removal, dataFrom: dataFrom}
+		if recheck {
+			w.guards = []relGuard{{loc: entry, existence: true, writeOnMissing: !removal}}
+		}
+		return w
+	}
+	s := &summary{acquires: []relLock{self}}
+	switch obj.Name() {
+	case "Load":
+		s.results = []relRead{read}
+	case "Range":
+		// The callback runs outside the map's lock, entry by entry.
+	case "Store":
+		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, false)}
+	case "Swap":
+		s.results = []relRead{read}
+		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, false)}
+	case "LoadOrStore":
+		s.results = []relRead{read}
+		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, true)}
+	case "CompareAndSwap":
+		s.writes = []relWrite{write(writeMapUpdate, false, []int{3}, true)}
+	case "Delete":
+		s.writes = []relWrite{write(writeDelete, true, nil, false)}
+	case "LoadAndDelete", "CompareAndDelete":
+		s.results = []relRead{read}
+		s.writes = []relWrite{write(writeDelete, true, nil, true)}
+	case "Clear":
+		s.writes = []relWrite{{loc: entry, lock: &self, kind: writeClear, collection: true, removal: true}}
+	default:
+		return nil
+	}
+	return s
+}
+
+// isSyncMapCall reports whether instr calls a method of sync.Map.
+func isSyncMapCall(instr ssa.Instruction) bool {
+	c, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	f := c.Common().StaticCallee()
+	if f == nil {
+		return false
+	}
+	obj, ok := f.Object().(*types.Func)
+	return ok && syncMapSummary(obj) != nil
+}
+
+// mutexMapGap reports whether g is between two calls on a sync.Map of
+// per-key locks.
+func (e *engine) mutexMapGap(g *Gap) bool {
+	return isSyncMapCall(g.BOpenInst) && e.holdsMutexes(g.Lock)
+}
+
+// holdsMutexes reports whether some call in the package stores a
+// *sync.Mutex or *sync.RWMutex in the sync.Map at p (named by its field
+// or package variable): a map of per-key locks, whose entries' removal
+// and replacement are mutexmapdelete's to judge.
+func (e *engine) holdsMutexes(p Path) bool {
+	name := fieldClass(p)
+	if g, ok := p.Root.(*ssa.Global); ok && p.Steps == "" {
+		name = g.Pkg.Pkg.Path() + "." + g.Name()
+	}
+	if name == "" {
+		return false
+	}
+	if e.mutexMaps == nil {
+		e.mutexMaps = make(map[string]bool)
+		for _, fn := range e.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					c, ok := instr.(*ssa.Call)
+					if !ok || !isSyncMapCall(c) || len(c.Call.Args) < 3 {
+						continue
+					}
+					switch c.Call.StaticCallee().Name() {
+					case "Store", "LoadOrStore", "Swap":
+					default:
+						continue
+					}
+					v := c.Call.Args[2]
+					if mi, ok := v.(*ssa.MakeInterface); ok {
+						v = mi.X
+					}
+					if ptr, ok := v.Type().Underlying().(*types.Pointer); ok &&
+						(isNamed(ptr.Elem(), "sync", "Mutex") || isNamed(ptr.Elem(), "sync", "RWMutex")) {
+						m := pathOf(c.Call.Args[0])
+						key := fieldClass(m)
+						if g, ok := m.Root.(*ssa.Global); ok && m.Steps == "" {
+							key = g.Pkg.Pkg.Path() + "." + g.Name()
+						}
+						e.mutexMaps[key] = true
+					}
+				}
+			}
+		}
+	}
+	return e.mutexMaps[name]
+}

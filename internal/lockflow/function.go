@@ -260,6 +260,10 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				if !ok {
 					break
 				}
+				if isSyncMapCall(instr) && !pathOf(x.Call.Args[0]).isShared(fn) {
+					// A map of a local object, as for a plain map.
+					break
+				}
 				// One read site per call stands for all the callee's
 				// reads; it is named by the most specific location (the
 				// map entry rather than the map).

@@ -10,15 +10,15 @@ import (
 )
 
 func TestStaleguard(t *testing.T) {
-	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact", "consumers", "startup/tenants")
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact", "consumers", "startup/tenants", "syncmap")
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenactfix")
+	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenactfix", "syncmapfix")
 }
 
 func TestFixedIsClean(t *testing.T) {
-	lockflowtest.FixedIsClean(t, staleguard.Analyzer, "checkthenactfix")
+	lockflowtest.FixedIsClean(t, staleguard.Analyzer, "checkthenactfix", "syncmapfix")
 }
 
 // TestAcrossPackages checks the summaries store exports as facts and the

@@ -1,0 +1,52 @@
+// Package syncmapfix holds sync.Map fills whose Store can become a
+// LoadOrStore that keeps the entry a racer stored first.
+package syncmapfix
+
+import (
+	"net"
+	"sync"
+	"text/template"
+)
+
+type Templates struct {
+	parsed sync.Map // name -> *template.Template
+}
+
+// Get parses each template once; the fix keeps the first one stored and
+// returns it.
+func (t *Templates) Get(name, text string) (*template.Template, error) {
+	if tpl, ok := t.parsed.Load(name); ok {
+		return tpl.(*template.Template), nil
+	}
+	tpl, err := template.New(name).Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	t.parsed.Store(name, tpl) // want `t.parsed.Store stores what t.parsed.Load found missing`
+	return tpl, nil
+}
+
+var resolved sync.Map // host -> []net.IP
+
+// Lookup resolves a host once; the value kept has a slice type.
+func Lookup(host string) []net.IP {
+	if ips, ok := resolved.Load(host); ok {
+		return ips.([]net.IP)
+	}
+	ips, _ := net.LookupIP(host)
+	resolved.Store(host, ips) // want `resolved.Store stores what resolved.Load found missing`
+	return ips
+}
+
+type Names struct {
+	seen sync.Map // string -> any
+}
+
+// Remember keeps a value of interface type: the fix assigns it as is.
+func (n *Names) Remember(k string, v any) any {
+	if old, ok := n.seen.Load(k); ok {
+		return old
+	}
+	n.seen.Store(k, v) // want `n.seen.Store stores what n.seen.Load found missing`
+	return v
+}

@@ -36,6 +36,28 @@
 //	}
 //	q.items = append(q.items, job)
 //
+// A sync.Map is a map with a lock inside, and each of its methods a
+// critical section: a Load whose answer decides a later Store (or
+// Delete) on the same map is the same check-then-act.
+//
+// Wrong:
+//
+//	if re, ok := p.compiled.Load(expr); ok {
+//		return re.(*regexp.Regexp), nil
+//	}
+//	re := regexp.MustCompile(expr)
+//	p.compiled.Store(expr, re) // a racer's entry is replaced
+//
+// Right:
+//
+//	actual, _ := p.compiled.LoadOrStore(expr, re)
+//	return actual.(*regexp.Regexp), nil
+//
+// The methods that test and write in one call (LoadOrStore,
+// CompareAndSwap, CompareAndDelete, LoadAndDelete) re-check, as a second
+// section that looks again does. Maps of per-key mutexes are
+// mutexmapdelete's.
+//
 // Not reported: a second section that tests the guard again (re-reads the
 // state, compares a version or generation); a claim, where the first
 // section itself moves the state it decided on (pending to running, an
@@ -69,7 +91,10 @@
 // storing what it stat'ed: the same getter asked twice is one value; a
 // cache older than its lifetime rebuilt from what the section reads and
 // stamped with the clock's time); a gap inside a test that runs on one
-// goroutine (the change in between is the test's own); giving back a
+// goroutine (the change in between is the test's own), or on the state
+// of a fake the tests declare that only the tests' own goroutines write
+// (test functions, subtests that do not run in parallel, helpers only
+// they call), not reached from a package variable; giving back a
 // reference counted in an entry found earlier, in the section that drops
 // the entry once its count is zero (a reference-counted key lock: the
 // caller's own count pins the entry); acting on an entry
@@ -88,6 +113,14 @@
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the
-// top of the second section. Silence a finding with
+// top of the second section. A sync.Map Store that fills a miss becomes
+// a LoadOrStore that keeps the entry a racer stored first, when the value
+// stored is a local variable that can take the winner:
+//
+//	if actual, loaded := p.compiled.LoadOrStore(expr, re); loaded {
+//		re = actual.(*regexp.Regexp)
+//	}
+//
+// Silence a finding with
 // //lockgap:ignore staleguard <reason>.
 package staleguard

@@ -503,7 +503,14 @@ func (fs *funcState) summarize() *summary {
 	ownLock := func(held lockState) *relLock {
 		for _, h := range held {
 			for _, o := range h.openers {
-				if fs.flow.acquires[o].helper {
+				if a := fs.flow.acquires[o]; a.helper {
+					// A sync.Map's call is a section of this function's
+					// own, as a Lock and Unlock here would be.
+					if isSyncMapCall(a.instr) {
+						if rp, ok := toRel(fn, h.path); ok {
+							return &relLock{path: rp, mode: h.mode}
+						}
+					}
 					continue
 				}
 				if rp, ok := toRel(fn, h.path); ok && released[h.key] {

@@ -319,6 +319,16 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							ws.resolved = append(ws.resolved, rl)
 						}
 					}
+					if isSyncMapCall(instr) {
+						// Judged as the map write it is, not as a helper.
+						ws.kind = w.kind
+						if len(w.dataFrom) > 0 && w.dataFrom[0] < len(x.Call.Args) {
+							ws.stored = x.Call.Args[w.dataFrom[0]]
+							if mi, ok := ws.stored.(*ssa.MakeInterface); ok {
+								ws.stored = mi.X
+							}
+						}
+					}
 					fs.writes = append(fs.writes, ws)
 				}
 			}

@@ -165,6 +165,11 @@ func (fs *funcState) findGaps() []*Gap {
 func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data bitset,
 	decisions []staleDecision, writesByBlock map[*ssa.BasicBlock][]int) *Gap {
 	r := &fs.reads[ri]
+	if syncMapClaim(r.instr) {
+		// LoadAndDelete, LoadOrStore, Swap: A took the entry or put its
+		// own in, in the same call; whoever comes next finds that.
+		return nil
+	}
 	// A claim: section A itself moved the state it decided on (pending to
 	// running, an in-flight entry inserted), so no one else can take the
 	// same decision; B may rely on it. A write in A that A's own reads

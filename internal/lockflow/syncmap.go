@@ -129,3 +129,14 @@ func (e *engine) holdsMutexes(p Path) bool {
 	}
 	return e.mutexMaps[name]
 }
+
+// syncMapClaim reports whether instr is a sync.Map call that reads the
+// entry and writes it in one section (LoadAndDelete, LoadOrStore, Swap).
+func syncMapClaim(instr ssa.Instruction) bool {
+	c, ok := instr.(ssa.CallInstruction)
+	if !ok || !isSyncMapCall(instr) {
+		return false
+	}
+	s := syncMapSummary(c.Common().StaticCallee().Object().(*types.Func))
+	return len(s.results) > 0 && len(s.writes) > 0
+}

@@ -26,16 +26,20 @@ func (t *Templates) Get(name, text string) (*template.Template, error) {
 	return tpl, nil
 }
 
-var resolved sync.Map // host -> []net.IP
+var pools sync.Map // addr -> *connPool
 
-// Lookup resolves a host once; the value kept has a slice type.
-func Lookup(host string) []net.IP {
-	if ips, ok := resolved.Load(host); ok {
-		return ips.([]net.IP)
+type connPool struct {
+	idle chan net.Conn
+}
+
+// Pool keeps one pool per address; the value kept is a pointer to it.
+func Pool(addr string) *connPool {
+	if p, ok := pools.Load(addr); ok {
+		return p.(*connPool)
 	}
-	ips, _ := net.LookupIP(host)
-	resolved.Store(host, ips) // want `resolved.Store stores what resolved.Load found missing`
-	return ips
+	p := &connPool{idle: make(chan net.Conn, 4)}
+	pools.Store(addr, p) // want `pools.Store stores what pools.Load found missing`
+	return p
 }
 
 type Names struct {

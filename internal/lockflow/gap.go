@@ -116,7 +116,8 @@ func (fs *funcState) findGaps() []*Gap {
 			all.each(func(ri int) {
 				r := &fs.reads[ri]
 				a, ok := r.held.lookup(h.key)
-				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) || fs.superseded(ri, w, h.key, all) {
+				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) || fs.superseded(ri, w, h.key, all) ||
+					fs.claimedSince(ri, all) {
 					return
 				}
 				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) {

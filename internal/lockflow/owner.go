@@ -40,20 +40,47 @@ func typeField(p Path, lastField bool) string {
 	if g, ok := p.Root.(*ssa.Global); ok && p.Steps == "" {
 		return g.Pkg.Pkg.Path() + "." + g.Name()
 	}
-	steps := strings.Split(strings.TrimSuffix(p.Steps, ";"), ";")
 	if p.Steps == "" {
 		return ""
 	}
+	last, final := "", false
+	if walkPath(p, func(holder types.Type, f *types.Var, isLast bool) {
+		last, final = types.TypeString(holder, nil)+"."+f.Name(), isLast
+	}) == nil {
+		return ""
+	}
+	if final || lastField {
+		return last
+	}
+	return ""
+}
+
+// walkPath follows p's steps from its root's type, calling field for each
+// field selected (with the struct type holding it, and whether it is the
+// last step), and returns the type of the location; nil when a step does
+// not fit the type.
+func walkPath(p Path, field func(holder types.Type, f *types.Var, isLast bool)) types.Type {
+	if p.Root == nil {
+		return nil
+	}
 	t := p.Root.Type()
-	last := ""
+	if p.Steps == "" {
+		return t
+	}
+	steps := strings.Split(strings.TrimSuffix(p.Steps, ";"), ";")
 	for i, s := range steps {
 		switch {
 		case s == "*":
+			// (A pointer behind a type parameter is dereferenced by the
+			// steps that follow.)
+			if ptr, ok := t.Underlying().(*types.Pointer); ok {
+				t = ptr.Elem()
+			}
 		case strings.HasPrefix(s, "."):
 			holder := deref(t)
 			st, ok := typeparamCore(holder).Underlying().(*types.Struct)
 			if !ok {
-				return ""
+				return nil
 			}
 			var f *types.Var
 			for j := range st.NumFields() {
@@ -62,11 +89,10 @@ func typeField(p Path, lastField bool) string {
 				}
 			}
 			if f == nil {
-				return ""
+				return nil
 			}
-			last = types.TypeString(holder, nil) + "." + f.Name()
-			if i == len(steps)-1 {
-				return last
+			if field != nil {
+				field(holder, f, i == len(steps)-1)
 			}
 			t = f.Type()
 		case strings.HasPrefix(s, "["):
@@ -78,16 +104,13 @@ func typeField(p Path, lastField bool) string {
 			case *types.Array:
 				t = u.Elem()
 			default:
-				return ""
+				return nil
 			}
 		default:
-			return ""
+			return nil
 		}
 	}
-	if lastField {
-		return last
-	}
-	return ""
+	return t
 }
 
 func deref(t types.Type) types.Type {

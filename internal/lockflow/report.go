@@ -31,7 +31,10 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		name = g.ReadLoc.String() // what was read, where the source has no expression for it
 	}
 	if isSyncMapCall(g.BOpenInst) {
-		return diagnoseSyncMap(pass, src, g, name)
+		return diagnoseSyncMap(pass, src, g, name, src.Receiver(g.BOpen))
+	}
+	if isSyncMapPath(g.Lock) {
+		return diagnoseSyncMap(pass, src, g, name, lock)
 	}
 	var why string
 	switch g.Kind {
@@ -73,13 +76,12 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 // diagnoseSyncMap renders a gap between two calls on a sync.Map: there is
 // no lock to take again, so the advice is the method that tests and
 // writes in one call.
-func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name string) analysis.Diagnostic {
+func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) analysis.Diagnostic {
 	write := src.Callee(g.BOpen)
 	read := src.Callee(g.Read)
 	if read == "" {
 		read = name
 	}
-	m := strings.TrimSuffix(write, "."+lastSelector(write))
 	var msg string
 	switch {
 	case g.Kind == LazyInit:
@@ -103,13 +105,6 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name string) anal
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return d
-}
-
-func lastSelector(s string) string {
-	if i := strings.LastIndex(s, "."); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 // ReportCrashes reports internal errors once per package; only one pass

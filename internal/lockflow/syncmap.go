@@ -44,8 +44,10 @@ func syncMapSummary(obj *types.Func) *summary {
 	case "Store":
 		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, false)}
 	case "Swap":
+		// It hands back what it replaced: a caller that swaps rather than
+		// stores means to replace whatever a racer put there.
 		s.results = []relRead{read}
-		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, false)}
+		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, true)}
 	case "LoadOrStore":
 		s.results = []relRead{read}
 		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, true)}
@@ -139,4 +141,28 @@ func syncMapClaim(instr ssa.Instruction) bool {
 	}
 	s := syncMapSummary(c.Common().StaticCallee().Object().(*types.Func))
 	return len(s.results) > 0 && len(s.writes) > 0
+}
+
+// claimedSince reports whether, after the stale read ri, a sync.Map call
+// that reads and writes the same entry at once (a LoadOrStore putting a
+// placeholder in, say) also decides the write: that call is the decision
+// that counts, and it cannot be stale (encoding/json's encoder cache).
+func (fs *funcState) claimedSince(ri int, decide bitset) bool {
+	r := &fs.reads[ri]
+	found := false
+	decide.each(func(i int) {
+		r2 := &fs.reads[i]
+		if found || i == ri || r2.instr == nil || !syncMapClaim(r2.instr) || r2.loc.key() != r.loc.key() {
+			return
+		}
+		found = fs.dominates(r.instr, r2.instr)
+	})
+	return found
+}
+
+// isSyncMapPath reports whether the lock path p names a sync.Map (the
+// lock of a gap whose second section a helper opens).
+func isSyncMapPath(p Path) bool {
+	t := walkPath(p, nil)
+	return t != nil && isNamed(deref(t), "sync", "Map")
 }

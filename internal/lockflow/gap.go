@@ -318,6 +318,11 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				// (no map, channel, lock or function) that could be lost.
 				return nil
 			}
+			if w.stored != nil && metricChild(w.stored, 0) {
+				// What a metrics vector hands out for a set of labels: every
+				// racer gets, and stores, the same child.
+				return nil
+			}
 			if w.stored != nil && fs.madeIn(w.stored, w.held, h.key) && !fs.handedBack(w.stored) {
 				// Recomputed under the write lock and kept private: a
 				// racer's entry is replaced by an equivalent one.

@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"go/token"
 	"go/types"
 
 	"golang.org/x/tools/go/ssa"
@@ -100,6 +101,7 @@ func (e *engine) holdsMutexes(p Path) bool {
 	}
 	if e.mutexMaps == nil {
 		e.mutexMaps = make(map[string]bool)
+		userLocked := e.userLockedTypes()
 		for _, fn := range e.funcs {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
@@ -117,7 +119,7 @@ func (e *engine) holdsMutexes(p Path) bool {
 						v = mi.X
 					}
 					if ptr, ok := v.Type().Underlying().(*types.Pointer); ok &&
-						(isNamed(ptr.Elem(), "sync", "Mutex") || isNamed(ptr.Elem(), "sync", "RWMutex")) {
+						(isNamed(ptr.Elem(), "sync", "Mutex") || isNamed(ptr.Elem(), "sync", "RWMutex") || userLocked[types.TypeString(ptr.Elem(), nil)]) {
 						m := pathOf(c.Call.Args[0])
 						key := fieldClass(m)
 						if g, ok := m.Root.(*ssa.Global); ok && m.Steps == "" {
@@ -165,4 +167,96 @@ func (fs *funcState) claimedSince(ri int, decide bitset) bool {
 func isSyncMapPath(p Path) bool {
 	t := walkPath(p, nil)
 	return t != nil && isNamed(deref(t), "sync", "Map")
+}
+
+// metricChild reports whether v is what a Prometheus metric vector hands
+// out for a set of labels (With, WithLabelValues, GetMetricWith...), or a
+// struct of such children: the vector creates each child once and hands
+// the same one to every caller, so a cache of children that two racers
+// fill stores the same thing twice.
+func metricChild(v ssa.Value, depth int) bool {
+	if depth > 3 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		return metricChild(x.X, depth+1)
+	case *ssa.ChangeInterface:
+		return metricChild(x.X, depth+1)
+	case *ssa.Call:
+		var name string
+		var pkg *types.Package
+		if x.Call.IsInvoke() {
+			name, pkg = x.Call.Method.Name(), x.Call.Method.Pkg()
+		} else if f := x.Call.StaticCallee(); f != nil && f.Object() != nil {
+			name, pkg = f.Name(), f.Object().Pkg()
+		}
+		if pkg == nil || pkg.Path() != "github.com/prometheus/client_golang/prometheus" {
+			return false
+		}
+		switch name {
+		case "With", "WithLabelValues", "GetMetricWith", "GetMetricWithLabelValues":
+			return true
+		}
+	case *ssa.UnOp:
+		// A struct literal of children.
+		a, ok := x.X.(*ssa.Alloc)
+		if !ok || x.Op != token.MUL {
+			return false
+		}
+		fields := 0
+		for _, r := range *a.Referrers() {
+			switch r := r.(type) {
+			case *ssa.FieldAddr:
+				for _, rr := range *r.Referrers() {
+					st, ok := rr.(*ssa.Store)
+					if !ok || st.Addr != r || !metricChild(st.Val, depth+1) {
+						return false
+					}
+					fields++
+				}
+			case *ssa.UnOp, *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+		return fields > 0
+	}
+	return false
+}
+
+// userLockedTypes names the struct types whose mutex field code other
+// than the type's own methods locks: entries that serve as keyed locks
+// (their users lock them), as mutexmapdelete sees them.
+func (e *engine) userLockedTypes() map[string]bool {
+	owned := make(map[string]bool)
+	for _, fn := range e.funcs {
+		top := fn
+		for top.Parent() != nil {
+			top = top.Parent()
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				op, ok := syncLockOp(c.Common())
+				if !ok || op.kind != opAcquire {
+					continue
+				}
+				fa, ok := c.Common().Args[0].(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				if recv := top.Signature.Recv(); recv != nil && types.Identical(recv.Type(), fa.X.Type()) {
+					continue // the type locking itself
+				}
+				if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
+					owned[types.TypeString(ptr.Elem(), nil)] = true
+				}
+			}
+		}
+	}
+	return owned
 }

@@ -318,6 +318,11 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				// (no map, channel, lock or function) that could be lost.
 				return nil
 			}
+			if w.stored != nil && fs.fixedValue(w.stored) != nil {
+				// A constant, or a package variable set once at init: every
+				// racer stores the same value.
+				return nil
+			}
 			if w.stored != nil && metricChild(w.stored, 0) {
 				// What a metrics vector hands out for a set of labels: every
 				// racer gets, and stores, the same child.
@@ -582,20 +587,7 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 // set only by init. Such a location only ever moves to that value, so
 // storing it again after a stale check is a no-op.
 func (fs *funcState) latches(w *writeSite) bool {
-	value := func(v ssa.Value) any {
-		switch x := v.(type) {
-		case *ssa.Const:
-			if x.Value == nil {
-				return nil
-			}
-			return x.Value.ExactString() + "/" + x.Type().String()
-		case *ssa.UnOp:
-			if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL && !fs.e.globalSet[g] {
-				return g
-			}
-		}
-		return nil
-	}
+	value := fs.fixedValue
 	want := value(w.stored)
 	root := capturedRoot(w.loc.Root)
 	if want == nil || root == nil {
@@ -2099,4 +2091,26 @@ func startsGoroutine(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// fixedValue identifies v when it is the same in every execution: a
+// constant, or a package variable only package initialisation sets
+// (looking through conversions to an interface); nil otherwise.
+func (fs *funcState) fixedValue(v ssa.Value) any {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		return fs.fixedValue(x.X)
+	case *ssa.ChangeInterface:
+		return fs.fixedValue(x.X)
+	case *ssa.Const:
+		if x.Value == nil {
+			return nil
+		}
+		return x.Value.ExactString() + "/" + x.Type().String()
+	case *ssa.UnOp:
+		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL && !fs.e.globalSet[g] {
+			return g
+		}
+	}
+	return nil
 }

@@ -1,6 +1,10 @@
 package syncmap
 
-import "sync"
+import (
+	"io/fs"
+	"os"
+	"sync"
+)
 
 type encodeFunc func(v any) []byte
 
@@ -66,4 +70,25 @@ func (c *Certs) Get(host string, issue func() *cert) *cert {
 		c.issued++
 	}
 	return crt
+}
+
+// Mounts falls back to the default file system for the default key and
+// remembers it: every racer stores the same package-level value, set
+// once at initialisation. Silent.
+type Mounts struct {
+	byKey sync.Map // string -> fs.FS
+}
+
+var defaultFS fs.FS = os.DirFS("/")
+
+func (m *Mounts) Get(key string) (fs.FS, bool) {
+	v, ok := m.byKey.Load(key)
+	if !ok {
+		if key == "default" {
+			m.byKey.Store(key, defaultFS)
+			return defaultFS, true
+		}
+		return nil, false
+	}
+	return v.(fs.FS), true
 }

@@ -87,7 +87,7 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 	case g.Kind == LazyInit:
 		msg = fmt.Sprintf("%s stores what %s found missing, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore and keep the value it returns", write, read, m)
 	case g.Kind == LostUpdate:
-		msg = fmt.Sprintf("%s writes a value derived from %s, read by an earlier call; an update made in between is lost; use %s.CompareAndSwap in a loop (LoadOrStore for the first value)", write, read, m)
+		msg = fmt.Sprintf("%s writes a value derived from %s, read by an earlier call; an update or removal made in between is undone; use %s.CompareAndSwap in a loop (LoadOrStore for the first value)", write, read, m)
 	case g.Removal:
 		msg = fmt.Sprintf("%s is decided by %s, read by an earlier call, and the entry may have been replaced since; remove only the entry seen, with %s.CompareAndDelete", write, read, m)
 	default:

@@ -7,6 +7,7 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -322,7 +323,7 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		return analysis.SuggestedFix{}, false
 	}
 	file := src.File(call.Pos())
-	typ, ok := typeInFile(pass, file, v.Type())
+	typ, ok := TypeInFile(pass, file, v.Type())
 	if !ok {
 		return analysis.SuggestedFix{}, false
 	}
@@ -347,9 +348,10 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 	}, true
 }
 
-// typeInFile writes t as the file names it: its own package's types bare,
-// others through the file's imports; false when one is not imported.
-func typeInFile(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool) {
+// TypeInFile writes t as the file names it: its own package's types bare,
+// others through the file's imports; false when one is not imported (or
+// there is no file).
+func TypeInFile(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool) {
 	if file == nil {
 		return "", false
 	}
@@ -359,7 +361,7 @@ func typeInFile(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool
 			return ""
 		}
 		for _, imp := range file.Imports {
-			if strings.Trim(imp.Path.Value, `"`) != p.Path() {
+			if path, err := strconv.Unquote(imp.Path.Value); err != nil || path != p.Path() {
 				continue
 			}
 			if imp.Name != nil {

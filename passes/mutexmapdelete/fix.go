@@ -4,10 +4,11 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strconv"
 	"strings"
 
 	goanalysis "golang.org/x/tools/go/analysis"
+
+	"github.com/lockgap/lockgap/internal/lockflow"
 )
 
 // removalFix keeps the lock in the map:
@@ -157,32 +158,7 @@ func (r *reporter) convertFix(key ast.Expr, kt types.Type, stored []types.Type) 
 	if len(stored) != 1 || !types.ConvertibleTo(kt, stored[0]) {
 		return goanalysis.SuggestedFix{}, false
 	}
-	file := r.src.File(key.Pos())
-	if file == nil {
-		return goanalysis.SuggestedFix{}, false
-	}
-	ok := true
-	qual := func(p *types.Package) string {
-		if p == r.pass.Pkg {
-			return ""
-		}
-		for _, imp := range file.Imports {
-			path, err := strconv.Unquote(imp.Path.Value)
-			if err != nil || path != p.Path() {
-				continue
-			}
-			if imp.Name != nil {
-				if imp.Name.Name == "_" || imp.Name.Name == "." {
-					break
-				}
-				return imp.Name.Name
-			}
-			return p.Name()
-		}
-		ok = false
-		return p.Name()
-	}
-	name := types.TypeString(stored[0], qual)
+	name, ok := lockflow.TypeInFile(r.pass, r.src.File(key.Pos()), stored[0])
 	if !ok || strings.ContainsAny(name, "*[]( ") {
 		return goanalysis.SuggestedFix{}, false
 	}

@@ -37,18 +37,7 @@ func (e *engine) initOnly(fn *ssa.Function) bool {
 }
 
 func (e *engine) findInitOnly(fn *ssa.Function) bool {
-	if isInitFunc(e.pkg, fn) {
-		return true
-	}
-	if !e.callsKnown(fn) {
-		return false
-	}
-	for _, c := range e.calls[fn] {
-		if !e.initOnly(c.caller) {
-			return false
-		}
-	}
-	return true
+	return isInitFunc(e.pkg, fn) || e.calledOnlyFrom(fn, e.initOnly)
 }
 
 // isInitFunc reports whether fn is the package initialiser or one of the

@@ -205,6 +205,20 @@ func (e *engine) callsKnown(fn *ssa.Function) bool {
 	return obj == nil || !obj.Exported()
 }
 
+// calledOnlyFrom reports whether fn runs only where the package calls it
+// and every function calling it satisfies holds.
+func (e *engine) calledOnlyFrom(fn *ssa.Function, holds func(caller *ssa.Function) bool) bool {
+	if !e.callsKnown(fn) {
+		return false
+	}
+	for _, c := range e.calls[fn] {
+		if !holds(c.caller) {
+			return false
+		}
+	}
+	return true
+}
+
 // memoised returns m[fn], computing it once; while fn's own cycle of
 // calls is explored, it counts as false.
 func memoised(m map[*ssa.Function]bool, fn *ssa.Function, compute func(*ssa.Function) bool) bool {

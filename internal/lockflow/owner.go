@@ -442,15 +442,7 @@ func (e *engine) testGoroutine(fn *ssa.Function) bool {
 	if fn.Parent() != nil && runBySubtest(fn) {
 		return !callsTesting(fn, "Parallel") && e.onTestGoroutine(fn.Parent())
 	}
-	if !e.callsKnown(fn) {
-		return false
-	}
-	for _, c := range e.calls[fn] {
-		if !e.onTestGoroutine(c.caller) {
-			return false
-		}
-	}
-	return true
+	return e.calledOnlyFrom(fn, e.onTestGoroutine)
 }
 
 // testEntry reports whether fn is a function the go test runner calls:

@@ -54,7 +54,10 @@
 // lock or function; a generated protocol buffer message counts, its
 // runtime bookkeeping is not data) loaded through an interface or from
 // another package, or assembled from such records and empty ones: the
-// racer's record is replaced by an equal one. A fast-path read that is
+// racer's record is replaced by an equal one; nor memoising the children
+// a Prometheus metrics vector hands out for a set of labels (the vector
+// hands every caller the same child), a constant, or a package variable
+// set only at init. A fast-path read that is
 // checked again under an outer lock held until the write (a fetch lock)
 // is superseded by that check. Nor is setting a latch: a variable of the
 // function (or one its goroutines share) whose every store, there and in

@@ -55,8 +55,12 @@
 //
 // The methods that test and write in one call (LoadOrStore,
 // CompareAndSwap, CompareAndDelete, LoadAndDelete) re-check, as a second
-// section that looks again does. Maps of per-key mutexes are
-// mutexmapdelete's.
+// section that looks again does; so does one that comes between the check
+// and the write (a placeholder put in with LoadOrStore). Swap replaces on
+// purpose. Memos whose racers all store the same thing (the children a
+// Prometheus vector hands out for a set of labels, a constant, a package
+// variable set only at init) are not reported. Maps of per-key mutexes,
+// or of entries their users lock, are mutexmapdelete's.
 //
 // Not reported: a second section that tests the guard again (re-reads the
 // state, compares a version or generation); a claim, where the first

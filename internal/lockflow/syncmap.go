@@ -237,6 +237,13 @@ func (e *engine) userLockedTypes() map[string]bool {
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if fa, ok := instr.(*ssa.FieldAddr); ok && lockHandedOut(fa) {
+					// The entry's lock passed to a function that takes it.
+					if ptr, ok := fa.X.Type().Underlying().(*types.Pointer); ok {
+						owned[types.TypeString(ptr.Elem(), nil)] = true
+					}
+					continue
+				}
 				c, ok := instr.(ssa.CallInstruction)
 				if !ok {
 					continue
@@ -259,4 +266,28 @@ func (e *engine) userLockedTypes() map[string]bool {
 		}
 	}
 	return owned
+}
+
+// lockHandedOut reports whether fa addresses a sync.Mutex or RWMutex
+// field and hands it to a function other than its own methods.
+func lockHandedOut(fa *ssa.FieldAddr) bool {
+	ptr, ok := fa.Type().Underlying().(*types.Pointer)
+	if !ok || !isNamed(ptr.Elem(), "sync", "Mutex") && !isNamed(ptr.Elem(), "sync", "RWMutex") {
+		return false
+	}
+	for _, r := range *fa.Referrers() {
+		c, ok := r.(ssa.CallInstruction)
+		if !ok {
+			continue
+		}
+		if _, isLockOp := syncLockOp(c.Common()); isLockOp {
+			continue
+		}
+		for _, a := range c.Common().Args {
+			if a == fa {
+				return true
+			}
+		}
+	}
+	return false
 }

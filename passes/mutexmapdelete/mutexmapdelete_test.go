@@ -11,7 +11,7 @@ import (
 
 func TestMutexMapDelete(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), mutexmapdelete.Analyzer,
-		"mutexmapseed", "mutexmapplain", "mutexmapsafe", "mutexmapkeys", "mutexmapwrap", "mutexmapgeneric")
+		"mutexmapseed", "mutexmapplain", "mutexmapsafe", "mutexmapkeys", "mutexmapwrap", "mutexmapgeneric", "mutexmapstats")
 }
 
 func TestFixes(t *testing.T) {

@@ -146,8 +146,8 @@ func syncUse(info *types.Info) (any, locks bool) {
 			case "Lock", "RLock", "Unlock", "RUnlock":
 				return true, true
 			}
-			if syncMapSummary(fn) != nil && syncMapSummary(fn).acquires != nil {
-				return true, true
+			if syncMapSummary(fn) != nil {
+				return true, true // a sync.Map's calls are sections too
 			}
 		}
 	}

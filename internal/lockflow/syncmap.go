@@ -14,7 +14,39 @@ import (
 // lock, its entries (not told apart, as for a plain map) the state. The
 // methods that test and write in one call (LoadOrStore, CompareAndSwap,
 // CompareAndDelete, LoadAndDelete) re-check inside, like a helper that
-// looks the entry up again before writing.
+// looks the entry up again before writing; so does Swap, which hands
+// back what it replaced (a caller that swaps rather than stores means to
+// replace whatever a racer put there).
+
+// syncMapMethods holds the summaries, by method name; they are shared
+// and never changed.
+var syncMapMethods = func() map[string]*summary {
+	self := relLock{path: relPath{param: 0}, mode: Write}
+	entry := relPath{param: 0, steps: "[];"}
+	read := []relRead{{loc: entry, lock: self}}
+	write := func(kind writeKind, dataFrom []int, recheck bool) []relWrite {
+		removal := kind != writeMapUpdate
+		w := relWrite{loc: entry, lock: &self, kind: kind, collection: true, removal: removal, dataFrom: dataFrom}
+		if recheck {
+			w.guards = []relGuard{{loc: entry, existence: true, writeOnMissing: !removal}}
+		}
+		return []relWrite{w}
+	}
+	acquires := []relLock{self}
+	return map[string]*summary{
+		"Load": {acquires: acquires, results: read},
+		// Range's callback runs outside the map's lock, entry by entry.
+		"Range":            {acquires: acquires},
+		"Store":            {acquires: acquires, writes: write(writeMapUpdate, []int{2}, false)},
+		"Swap":             {acquires: acquires, results: read, writes: write(writeMapUpdate, []int{2}, true)},
+		"LoadOrStore":      {acquires: acquires, results: read, writes: write(writeMapUpdate, []int{2}, true)},
+		"CompareAndSwap":   {acquires: acquires, writes: write(writeMapUpdate, []int{3}, true)},
+		"Delete":           {acquires: acquires, writes: write(writeDelete, nil, false)},
+		"LoadAndDelete":    {acquires: acquires, results: read, writes: write(writeDelete, nil, true)},
+		"CompareAndDelete": {acquires: acquires, results: read, writes: write(writeDelete, nil, true)},
+		"Clear":            {acquires: acquires, writes: write(writeClear, nil, false)},
+	}
+}()
 
 // syncMapSummary returns the summary of a sync.Map method, or nil.
 func syncMapSummary(obj *types.Func) *summary {
@@ -26,45 +58,7 @@ func syncMapSummary(obj *types.Func) *summary {
 	if !ok || !isNamed(ptr.Elem(), "sync", "Map") {
 		return nil
 	}
-	self := relLock{path: relPath{param: 0}, mode: Write}
-	entry := relPath{param: 0, steps: "[];"}
-	read := relRead{loc: entry, lock: self}
-	write := func(kind writeKind, removal bool, dataFrom []int, recheck bool) relWrite {
-		w := relWrite{loc: entry, lock: &self, kind: kind, collection: true, removal: removal, dataFrom: dataFrom}
-		if recheck {
-			w.guards = []relGuard{{loc: entry, existence: true, writeOnMissing: !removal}}
-		}
-		return w
-	}
-	s := &summary{acquires: []relLock{self}}
-	switch obj.Name() {
-	case "Load":
-		s.results = []relRead{read}
-	case "Range":
-		// The callback runs outside the map's lock, entry by entry.
-	case "Store":
-		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, false)}
-	case "Swap":
-		// It hands back what it replaced: a caller that swaps rather than
-		// stores means to replace whatever a racer put there.
-		s.results = []relRead{read}
-		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, true)}
-	case "LoadOrStore":
-		s.results = []relRead{read}
-		s.writes = []relWrite{write(writeMapUpdate, false, []int{2}, true)}
-	case "CompareAndSwap":
-		s.writes = []relWrite{write(writeMapUpdate, false, []int{3}, true)}
-	case "Delete":
-		s.writes = []relWrite{write(writeDelete, true, nil, false)}
-	case "LoadAndDelete", "CompareAndDelete":
-		s.results = []relRead{read}
-		s.writes = []relWrite{write(writeDelete, true, nil, true)}
-	case "Clear":
-		s.writes = []relWrite{{loc: entry, lock: &self, kind: writeClear, collection: true, removal: true}}
-	default:
-		return nil
-	}
-	return s
+	return syncMapMethods[obj.Name()]
 }
 
 // isSyncMapCall reports whether instr calls a method of sync.Map.
@@ -93,9 +87,6 @@ func (e *engine) mutexMapGap(g *Gap) bool {
 // and replacement are mutexmapdelete's to judge.
 func (e *engine) holdsMutexes(p Path) bool {
 	name := fieldClass(p)
-	if g, ok := p.Root.(*ssa.Global); ok && p.Steps == "" {
-		name = g.Pkg.Pkg.Path() + "." + g.Name()
-	}
 	if name == "" {
 		return false
 	}
@@ -120,12 +111,7 @@ func (e *engine) holdsMutexes(p Path) bool {
 					}
 					if ptr, ok := v.Type().Underlying().(*types.Pointer); ok &&
 						(isNamed(ptr.Elem(), "sync", "Mutex") || isNamed(ptr.Elem(), "sync", "RWMutex") || userLocked[types.TypeString(ptr.Elem(), nil)]) {
-						m := pathOf(c.Call.Args[0])
-						key := fieldClass(m)
-						if g, ok := m.Root.(*ssa.Global); ok && m.Steps == "" {
-							key = g.Pkg.Pkg.Path() + "." + g.Name()
-						}
-						e.mutexMaps[key] = true
+						e.mutexMaps[fieldClass(pathOf(c.Call.Args[0]))] = true
 					}
 				}
 			}

@@ -2024,7 +2024,69 @@ func (fs *funcState) unsharedLocal(g *Gap) bool {
 	if !ok || a.Parent() != fs.fn {
 		return false
 	}
-	return staysLocal(a, 0)
+	if staysLocal(a, 0) {
+		return true
+	}
+	// A variable holding a pointer (captured by a closure) is not the
+	// object it points to.
+	return !strings.HasPrefix(g.Lock.Steps, "*;") && fs.unpublishedAt(a, g.BOpenInst)
+}
+
+// unpublishedAt reports whether no use that could let another goroutine
+// reach the object a can run before at: it is stored, returned, sent or
+// handed on only later (a value built and filled here, then returned).
+// Calls of methods on its fields (a set it holds) do not let the object
+// out; anything but loads, stores into it and such calls does.
+func (fs *funcState) unpublishedAt(a *ssa.Alloc, at ssa.Instruction) bool {
+	if at == nil {
+		return false
+	}
+	var out []ssa.Instruction
+	var visit func(v ssa.Value, depth int) bool
+	visit = func(v ssa.Value, depth int) bool {
+		if depth > 4 {
+			return false
+		}
+		for _, r := range *v.Referrers() {
+			switch x := r.(type) {
+			case *ssa.FieldAddr:
+				if !visit(x, depth+1) {
+					return false
+				}
+				continue
+			case *ssa.DebugRef:
+				continue
+			case *ssa.UnOp:
+				if x.Op == token.MUL {
+					continue
+				}
+			case *ssa.Store:
+				if x.Addr == v && x.Val != v {
+					continue
+				}
+			case *ssa.Call:
+				c := x.Common()
+				if _, lock := syncLockOp(c); lock {
+					continue
+				}
+				if v != ssa.Value(a) && !c.IsInvoke() && c.Signature().Recv() != nil && len(c.Args) > 0 && c.Args[0] == v &&
+					!slices.Contains(c.Args[1:], v) {
+					continue // a method of the field it holds
+				}
+			}
+			out = append(out, r)
+		}
+		return true
+	}
+	if !visit(a, 0) {
+		return false
+	}
+	for _, p := range out {
+		if fs.before(p, at) || p.Block() == at.Block() && fs.reachableFromEnd(p.Block(), at.Block()) {
+			return false
+		}
+	}
+	return true
 }
 
 // staysLocal reports whether v (a pointer) is only dereferenced, has

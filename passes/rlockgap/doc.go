@@ -68,7 +68,9 @@
 // Go, no parallel subtest, no helper of the package starting one): what
 // changes in between, the test changes itself. Nor is a gap in code that
 // only package initialisation runs, or in a method a constructor calls on
-// the object it has just allocated, or in the function a singleflight
+// the object it has just allocated, or on an object the function has
+// just allocated and lets out (returns, stores, hands on) only after the
+// gap, or in the function a singleflight
 // group runs for a key (see staleguard). Sweeps, entries re-tested
 // under their own lock and the other check-then-act shapes staleguard's
 // documentation lists as silent are silent here too: the engine decides

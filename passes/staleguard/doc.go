@@ -106,7 +106,9 @@
 // entry's state under it (a session dropped only once emptied under its
 // lock: the test finds a racer's work done); code that only package
 // initialisation runs (a registry filled from init functions), unless the
-// package's init code starts a goroutine; a method that every caller in
+// package's init code starts a goroutine; an object the function has
+// just allocated and lets out only after the gap (a value built and
+// filled, then returned); a method that every caller in
 // the package hands an object it has just allocated and shown no one
 // (a constructor restoring its new value before returning it), when the
 // method keeps the object to itself and starts no goroutine; a function

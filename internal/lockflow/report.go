@@ -30,10 +30,7 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 	if name == unnamedValue && g.ReadLoc.Root != nil && !strings.HasPrefix(g.ReadLoc.String(), "(") {
 		name = g.ReadLoc.String() // what was read, where the source has no expression for it
 	}
-	if isSyncMapCall(g.BOpenInst) {
-		return diagnoseSyncMap(pass, src, g, name, src.Receiver(g.BOpen))
-	}
-	if isSyncMapPath(g.Lock) {
+	if isSyncMapCall(g.BOpenInst) || isSyncMapPath(g.Lock) {
 		return diagnoseSyncMap(pass, src, g, name, lock)
 	}
 	var why string

@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 	"strings"
@@ -144,6 +145,11 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		// One goroutine per object is one owner of each object's state.
 		return perObjectWorker(root, g, writers)
 	}
+	if e.heldPrivately(g.Lock, root) {
+		// Whoever writes under that lock, other holders of the same
+		// type aside, writes on the worker.
+		return true
+	}
 	for _, w := range writers {
 		if g.Removal && insertOnly[w] {
 			// It only adds entries that are missing: it cannot take
@@ -157,6 +163,112 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		}
 	}
 	return true
+}
+
+// heldPrivately reports whether the lock at the end of lock belongs to
+// a holder (a map type with its own mutex, say) kept in an unexported
+// field of the worker's object that only the worker uses: functions that
+// run on it call the holder's methods through the field, and nothing
+// else touches the field but the function starting the worker, before it
+// does (a constructor filling it). Then that holder is the worker's alone,
+// whatever its type's methods do to other holders for other callers.
+func (e *engine) heldPrivately(lock Path, root *ssa.Go) bool {
+	var keeper *types.Var
+	var holder types.Type
+	walkPath(lock, func(h types.Type, f *types.Var, isLast bool) {
+		if isLast {
+			holder = h
+		} else {
+			keeper = f
+		}
+	})
+	if keeper == nil || holder == nil || keeper.Exported() || keeper.Embedded() {
+		return false
+	}
+	keeper = keeper.Origin()
+	for _, fn := range e.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				field, ok := selects(instr, keeper)
+				if !ok {
+					continue
+				}
+				switch {
+				case e.worker(fn) == root:
+					if !onlyMethodsCalled(field, holder) {
+						return false
+					}
+				case fn == root.Parent() && runsAfter(instr, root) && !inLoop(b):
+					// Filled before the worker starts.
+				default:
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// selects reports whether instr selects the field f (of any
+// instantiation of its struct), and returns the selection.
+func selects(instr ssa.Instruction, f *types.Var) (ssa.Value, bool) {
+	var x ssa.Value
+	var i int
+	switch v := instr.(type) {
+	case *ssa.FieldAddr:
+		x, i = v.X, v.Field
+	case *ssa.Field:
+		x, i = v.X, v.Field
+	default:
+		return nil, false
+	}
+	st, ok := typeparamCore(deref(x.Type())).Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() || st.Field(i).Origin() != f {
+		return nil, false
+	}
+	return instr.(ssa.Value), true
+}
+
+// onlyMethodsCalled reports whether the field selected is only loaded to
+// call methods of the holder type on it: the holder is not handed on.
+func onlyMethodsCalled(field ssa.Value, holder types.Type) bool {
+	uses := []ssa.Value{field}
+	if _, ok := field.(*ssa.FieldAddr); ok {
+		uses = nil
+		for _, r := range *field.Referrers() {
+			load, ok := r.(*ssa.UnOp)
+			if !ok || load.Op != token.MUL {
+				return false
+			}
+			uses = append(uses, load)
+		}
+	}
+	for _, v := range uses {
+		for _, r := range *v.Referrers() {
+			call, ok := r.(*ssa.Call)
+			if !ok {
+				return false
+			}
+			c := call.Common()
+			callee := c.StaticCallee()
+			if callee == nil || len(c.Args) == 0 || c.Args[0] != v || slices.Contains(c.Args[1:], v) || !methodOf(callee, holder) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// methodOf reports whether fn is a method of the named type t (of any
+// instantiation of it).
+func methodOf(fn *ssa.Function, t types.Type) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return false
+	}
+	a, ok1 := types.Unalias(deref(recv.Type())).(*types.Named)
+	b, ok2 := types.Unalias(t).(*types.Named)
+	return ok1 && ok2 && a.Origin() == b.Origin()
 }
 
 // perObjectWorker reports whether the go statement starts g's function as

@@ -82,7 +82,10 @@
 // candidates); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers, or a worker started once per object
 // (a method of an object just allocated) that alone writes a field of its
-// own object; an entry such a worker alone
+// own object; a self-locking holder (a map type with its own mutex) that
+// such a worker keeps in an unexported field, the field used only by the
+// worker's functions to call the holder's methods and filled before the
+// worker starts (a timer wheel's key index); an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop
 // draining a retry queue that watchers feed); storing the caller's value
 // (or a constant, or a field the caller's argument holds and the

@@ -133,16 +133,49 @@ func runsAfter(first, later ssa.Instruction) bool {
 	return fb.Dominates(lb)
 }
 
-// inFlight reports whether g's function is the function a singleflight
-// group runs for a key (x/sync's singleflight.Group.Do, and groups like
-// it: a method Do or DoChan of a type named Group, given a string key and
-// the function): the group runs one call per key at a time, so for the
-// state of that key it is an outer lock across both sections. As with a
-// claim map, keys are not told apart.
-func inFlight(fn *ssa.Function) bool {
+// A singleflight group runs one call per key at a time, so for the state
+// of that key it is an outer lock across both sections of a function it
+// runs. As with a claim map, keys are not told apart. x/sync's
+// singleflight.Group (and groups like it: a method Do or DoChan of a type
+// named Group, given a string key and the function) is trusted as it is;
+// a group of another name (go-zero's SingleFlight, a flightGroup) only
+// where every writer of the state the gap read runs inside a flight too,
+// since the group is an outer lock against other flights alone.
+type flight int
+
+const (
+	noFlight flight = iota
+	groupFlight
+	namedFlight
+)
+
+// inFlight reports whether g's function runs inside a singleflight group
+// that serialises it with every writer of what it read.
+func (e *engine) inFlight(g *Gap) bool {
+	switch flightOf(g.Fn) {
+	case groupFlight:
+		return true
+	case namedFlight:
+		writers, _ := e.stateWriters(g)
+		if len(writers) == 0 {
+			return false
+		}
+		for _, w := range writers {
+			if flightOf(w) == noFlight {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// flightOf tells whether fn is the function a singleflight group runs for
+// a key, and which kind of group.
+func flightOf(fn *ssa.Function) flight {
 	parent := fn.Parent()
 	if parent == nil {
-		return false
+		return noFlight
 	}
 	var value ssa.Value = fn
 	uses := 0
@@ -153,7 +186,7 @@ func inFlight(fn *ssa.Function) bool {
 			}
 		}
 	}
-	var flight bool
+	kind := noFlight
 	for _, b := range parent.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -163,17 +196,20 @@ func inFlight(fn *ssa.Function) bool {
 			for _, arg := range call.Common().Args {
 				if arg == value {
 					uses++
-					flight = flightCall(call.Common())
+					kind = flightCall(call.Common())
 				}
 			}
 		}
 	}
-	return uses == 1 && flight
+	if uses != 1 {
+		return noFlight
+	}
+	return kind
 }
 
-// flightCall reports whether c calls a singleflight group's Do or DoChan
-// with a string key.
-func flightCall(c *ssa.CallCommon) bool {
+// flightCall tells whether c calls a singleflight group's Do, DoEx or
+// DoChan with a string key, and which kind of group.
+func flightCall(c *ssa.CallCommon) flight {
 	var sig *types.Signature
 	var name string
 	switch {
@@ -182,19 +218,28 @@ func flightCall(c *ssa.CallCommon) bool {
 	case c.StaticCallee() != nil:
 		name, sig = c.StaticCallee().Name(), c.StaticCallee().Signature
 	default:
-		return false
+		return noFlight
 	}
-	if name != "Do" && name != "DoChan" || sig.Recv() == nil {
-		return false
+	if name != "Do" && name != "DoEx" && name != "DoChan" || sig.Recv() == nil {
+		return noFlight
 	}
 	named, ok := types.Unalias(deref(sig.Recv().Type())).(*types.Named)
-	if !ok || named.Obj().Name() != "Group" {
-		return false
+	if !ok {
+		return noFlight
+	}
+	kind := noFlight
+	switch typeName := named.Obj().Name(); {
+	case typeName == "Group":
+		kind = groupFlight
+	case strings.Contains(strings.ToLower(typeName), "flight"):
+		kind = namedFlight
+	default:
+		return noFlight
 	}
 	for i := range sig.Params().Len() {
 		if b, ok := sig.Params().At(i).Type().Underlying().(*types.Basic); ok && b.Kind() == types.String {
-			return true
+			return kind
 		}
 	}
-	return false
+	return noFlight
 }

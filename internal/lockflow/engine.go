@@ -102,7 +102,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.ownedByTestGoroutine(g) ||
-			e.onlyAtInit(g.Fn) || e.constructing(g) || inFlight(g.Fn) || e.mutexMapGap(g)
+			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g)
 	})
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 }

@@ -128,15 +128,10 @@ func deref(t types.Type) types.Type {
 // what its stale read read (the field, or else anything under its lock)
 // in the package run on one worker goroutine.
 func (e *engine) ownedByWorker(g *Gap) bool {
-	class := lockClass(g.Lock)
-	if class == "" {
+	if lockClass(g.Lock) == "" {
 		return false
 	}
-	writers := e.writers[class]
-	var insertOnly map[*ssa.Function]bool
-	if f := fieldClass(g.ReadLoc); f != "" && len(e.fieldWriters[f]) > 0 {
-		writers, insertOnly = e.fieldWriters[f], e.insertOnly[f]
-	}
+	writers, insertOnly := e.stateWriters(g)
 	root := e.worker(g.Fn)
 	if root == nil || !loops(root) {
 		return false
@@ -269,6 +264,19 @@ func methodOf(fn *ssa.Function, t types.Type) bool {
 	a, ok1 := types.Unalias(deref(recv.Type())).(*types.Named)
 	b, ok2 := types.Unalias(t).(*types.Named)
 	return ok1 && ok2 && a.Origin() == b.Origin()
+}
+
+// stateWriters returns the package's functions that write what g's stale
+// read read (the field, or else anything under its lock), and which of
+// them only add entries that are missing.
+func (e *engine) stateWriters(g *Gap) (writers []*ssa.Function, insertOnly map[*ssa.Function]bool) {
+	if f := fieldClass(g.ReadLoc); f != "" && len(e.fieldWriters[f]) > 0 {
+		return e.fieldWriters[f], e.insertOnly[f]
+	}
+	if class := lockClass(g.Lock); class != "" {
+		return e.writers[class], nil
+	}
+	return nil, nil
 }
 
 // perObjectWorker reports whether the go statement starts g's function as

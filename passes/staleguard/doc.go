@@ -118,7 +118,10 @@
 // a singleflight group runs for a key (a Do or DoChan method of a type
 // named Group, given a string key and the function: x/sync's
 // singleflight, and groups like it), which acts as an outer lock across
-// both its sections.
+// both its sections; a group of another name (a SingleFlight interface, a
+// flightGroup, with Do, DoEx or DoChan) only where every writer of the
+// state read also runs inside a flight, since such a group is an outer
+// lock only against other flights.
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

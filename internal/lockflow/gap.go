@@ -117,7 +117,7 @@ func (fs *funcState) findGaps() []*Gap {
 				r := &fs.reads[ri]
 				a, ok := r.held.lookup(h.key)
 				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) || fs.superseded(ri, w, h.key, all) ||
-					fs.claimedSince(ri, all) {
+					fs.claimedSince(ri, all) || fs.perCallKey(r, w) {
 					return
 				}
 				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) {
@@ -2175,4 +2175,65 @@ func (fs *funcState) fixedValue(v ssa.Value) any {
 		}
 	}
 	return nil
+}
+
+// perCallKey reports whether the stale read looks up, and w stores, the
+// entry of a key that belongs to this call alone: the *http.Request a
+// server hands to one ServeHTTP call, passed down through functions only
+// the package calls. No other goroutine holds that key, so none can have
+// stored its entry in the gap (per-request state keyed by the request).
+func (fs *funcState) perCallKey(r *readSite, w *writeSite) bool {
+	up, ok := w.instr.(*ssa.MapUpdate)
+	if !ok {
+		return false
+	}
+	lookup, ok := r.instr.(*ssa.Lookup)
+	if !ok || lookup.Index != up.Key {
+		return false
+	}
+	return fs.e.requestOfOneCall(up.Key, 0)
+}
+
+func (e *engine) requestOfOneCall(v ssa.Value, depth int) bool {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	p, ok := v.(*ssa.Parameter)
+	if !ok || depth > 4 {
+		return false
+	}
+	fn := p.Parent()
+	i := paramIndex(fn, p)
+	if servesHTTP(fn) && i == len(fn.Params)-1 {
+		return true
+	}
+	if !e.callsKnown(fn) || fn.Parent() != nil || i < 0 {
+		return false
+	}
+	for _, c := range e.calls[fn] {
+		call, ok := c.instr.(ssa.CallInstruction)
+		if !ok {
+			return false
+		}
+		args := call.Common().Args
+		if i >= len(args) || !e.requestOfOneCall(args[i], depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// servesHTTP reports whether fn is a ServeHTTP method with net/http's
+// Handler signature.
+func servesHTTP(fn *ssa.Function) bool {
+	sig := fn.Signature
+	if fn.Name() != "ServeHTTP" || sig.Recv() == nil || sig.Params().Len() != 2 || sig.Results().Len() != 0 {
+		return false
+	}
+	req, ok := sig.Params().At(1).Type().(*types.Pointer)
+	if !ok {
+		return false
+	}
+	named, ok := types.Unalias(req.Elem()).(*types.Named)
+	return ok && named.Obj().Name() == "Request" && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "net/http"
 }

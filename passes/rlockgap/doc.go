@@ -71,7 +71,10 @@
 // the object it has just allocated, or on an object the function has
 // just allocated and lets out (returns, stores, hands on) only after the
 // gap, or in the function a singleflight
-// group runs for a key (see staleguard). Sweeps, entries re-tested
+// group runs for a key (see staleguard). Nor is a lookup and store of an
+// entry keyed by the *http.Request of one ServeHTTP call (passed down
+// through functions only the package calls): the server hands every call
+// a request of its own, so no one else holds the key. Sweeps, entries re-tested
 // under their own lock and the other check-then-act shapes staleguard's
 // documentation lists as silent are silent here too: the engine decides
 // them once for both passes.

@@ -66,7 +66,8 @@
 // state, compares a version or generation); a claim, where the first
 // section itself moves the state it decided on (pending to running, an
 // in-flight entry inserted) so no one else can pass; a value that only
-// feeds logging; guard and mutation in one section; an outer lock held
+// feeds logging; guard and mutation in one section; an entry keyed by
+// the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
 // across both sections (a textproto.Pipeline turn counts as one); removing
 // the entry looked up once a call on it succeeded (a racer's call fails,
 // or it removes the same entry); a helper that looks the entry up again

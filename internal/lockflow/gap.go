@@ -1987,8 +1987,9 @@ func (fs *funcState) carriesDirectly(v ssa.Value, ri int) bool {
 }
 
 // drivesCodeUnderTest reports whether g is in a test file and the lock
-// belongs to a value of a type declared outside the tests, taken directly
-// or through the code's own methods: the test is driving the code under
+// belongs to a value of a type declared outside the tests (is its field,
+// even when the test reaches it through a harness of its own), taken
+// directly or through the code's own methods: the test is driving the code under
 // test by hand, one step after another (often putting back what it took
 // out, to stage a race on purpose), not running concurrently with itself.
 // Locks of types the tests declare (fakes, harnesses) are still checked.
@@ -1996,7 +1997,13 @@ func (fs *funcState) drivesCodeUnderTest(g *Gap) bool {
 	if !inTestFile(fs.fn) || g.Lock.Root == nil {
 		return false
 	}
-	test, ok := declaredInTest(fs.fn.Prog, g.Lock.Root.Type())
+	holder := g.Lock.Root.Type()
+	walkPath(g.Lock, func(h types.Type, _ *types.Var, isLast bool) {
+		if isLast {
+			holder = h // the struct the lock is a field of
+		}
+	})
+	test, ok := declaredInTest(fs.fn.Prog, holder)
 	return ok && !test
 }
 

@@ -102,7 +102,10 @@
 // goroutine (the change in between is the test's own), or on the state
 // of a fake the tests declare that only the tests' own goroutines write
 // (test functions, subtests that do not run in parallel, helpers only
-// they call), not reached from a package variable; giving back a
+// they call), not reached from a package variable; a test taking the
+// lock of the code under test itself (a field of a type the package
+// declares outside its tests, reached directly or through the test's own
+// setup bundle) to stage a state by hand; giving back a
 // reference counted in an entry found earlier, in the section that drops
 // the entry once its count is zero (a reference-counted key lock: the
 // caller's own count pins the entry); acting on an entry

@@ -17,6 +17,26 @@ func (p *Pool) Put(c string) {
 	p.mu.Unlock()
 }
 
+// Watch reports the number of connections until stopped, from a
+// goroutine of its own that only reads.
+func (p *Pool) Watch(report func(int)) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			p.mu.RLock()
+			n := len(p.conns)
+			p.mu.RUnlock()
+			report(n)
+		}
+	}()
+	return func() { close(done) }
+}
+
 // Layers is a tree of layers whose add is only ever called by Stack.Push,
 // with the stack's own lock held: the outer lock serialises add's two
 // sections. A test that calls add on its own does not change that.

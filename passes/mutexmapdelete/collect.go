@@ -30,6 +30,11 @@ type mapInfo struct {
 	lockedAt []token.Pos // where locks taken from the map are locked
 	lockers  []ssa.Instruction
 
+	// records: an entry stored is a record with mutexes inside, not a
+	// lock entry (see isRecord): a holder also loses what it writes into
+	// the entry taken out.
+	records bool
+
 	// lockedByUser: an entry's mutex is locked by code other than the
 	// entry type's own methods, as a keyed lock's users do (an object
 	// that locks itself in its methods is guarding its own fields).
@@ -209,6 +214,9 @@ func (a *analysis) collectInstr(fn *ssa.Function, instr ssa.Instruction) {
 				}
 			}
 			m, e := lockValue(unwrapIface(s.val).Type())
+			if isRecord(unwrapIface(s.val).Type()) {
+				mi.records = true
+			}
 			if m || e {
 				mi.mutex = mi.mutex || m
 				mi.entry = mi.entry || e
@@ -508,4 +516,19 @@ func (a *analysis) handsOut(mi *mapInfo) bool {
 		}
 	}
 	return false
+}
+
+// isRecord reports whether t points to a struct that carries a payload
+// beside its mutexes (not a lock entry) and does not stand for a mutex
+// itself (no Lock and Unlock methods, as a keyed lock's entry type has).
+func isRecord(t types.Type) bool {
+	p, ok := types.Unalias(t).(*types.Pointer)
+	if !ok {
+		return false
+	}
+	if _, ok := p.Elem().Underlying().(*types.Struct); !ok || isEntryPtr(t) {
+		return false
+	}
+	ms := types.NewMethodSet(t)
+	return ms.Lookup(nil, "Lock") == nil || ms.Lookup(nil, "Unlock") == nil
 }

@@ -64,6 +64,10 @@
 // sync.Map defined in the package count as the operation they forward.
 // A map filled in one package and emptied in another is not followed
 // (no facts cross packages yet).
+// A map of records that carry a mutex beside their data (a statistics
+// item whose sample lists have their own lock, locked by its users) is
+// judged the same way and worded as entries: replacing one also sends
+// what its holder records to an entry no longer in the map.
 // Removals are Delete, LoadAndDelete, CompareAndDelete, Clear, delete and
 // clear; Swap, CompareAndSwap and Store replace a lock when the map is
 // also filled by LoadOrStore or the Store follows a lookup. A removal in a

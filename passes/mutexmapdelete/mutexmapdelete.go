@@ -283,14 +283,20 @@ func (r *reporter) removal(mi *mapInfo, s *site) {
 		return
 	}
 	name := r.mapName(s, call)
+	// A map of bare mutexes is a keyed lock; a map of entries their users
+	// lock also loses whatever a holder records in the entry taken out.
+	one, many, lock, locked := "per-key mutex", "per-key mutexes", "the removed mutex", "one mutex"
+	if mi.records {
+		one, many, lock, locked = "entry", "entries", "the removed entry's lock", "one entry"
+	}
 	var what string
 	switch {
 	case s.kind == opClear:
-		what = fmt.Sprintf("per-key mutexes removed from %s by %s", name, r.opName(s, call))
+		what = fmt.Sprintf("%s removed from %s by %s", many, name, r.opName(s, call))
 	case s.kind.replaces():
-		what = fmt.Sprintf("per-key mutex in %s replaced by %s", name, r.opName(s, call))
+		what = fmt.Sprintf("%s in %s replaced by %s", one, name, r.opName(s, call))
 	default:
-		what = fmt.Sprintf("per-key mutex removed from %s by %s", name, r.opName(s, call))
+		what = fmt.Sprintf("%s removed from %s by %s", one, name, r.opName(s, call))
 	}
 	who := "a waiter on"
 	if r.waitsUnderMapLock(mi, s) {
@@ -298,13 +304,18 @@ func (r *reporter) removal(mi *mapInfo, s *site) {
 		// only overlap the one who holds the mutex.
 		who = "the holder of"
 	}
+	consequence, advice := "both proceed", "keep the entry (the map keeps "+locked+" per key) or, for unbounded keys, "+
+		"use a reference-counted keyed lock (count holders under the map's lock, delete when the count drops to zero)"
+	if mi.records {
+		consequence = "both proceed, and what the first records goes to an entry no longer in the map"
+		advice = "keep the entry there (put one in only where none is, with LoadOrStore or a re-check under the map's lock, " +
+			"and use the one found), or count its holders and remove it when the count drops to zero"
+	}
 	d := goanalysis.Diagnostic{
 		Pos: call.Pos(),
 		End: call.End(),
-		Message: what + " while another goroutine may hold or wait on it: " + who + " the removed mutex " +
-			"and a newcomer that stores a fresh one for the same key both proceed; keep the entry " +
-			"(the map keeps one mutex per key) or, for unbounded keys, use a reference-counted keyed lock " +
-			"(count holders under the map's lock, delete when the count drops to zero)",
+		Message: what + " while another goroutine may hold or wait on it: " + who + " " + lock + " " +
+			"and a newcomer that stores a fresh one for the same key " + consequence + "; " + advice,
 	}
 	if len(mi.storedAt) > 0 {
 		d.Related = append(d.Related, goanalysis.RelatedInformation{Pos: mi.storedAt[0], Message: "mutexes stored here"})

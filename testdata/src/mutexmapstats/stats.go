@@ -23,7 +23,7 @@ func (s *Stats) get(key string) *item {
 		return v.(*item)
 	}
 	it := &item{samples: list.New()}
-	s.items.Store(key, it) // want `per-key mutex in s.items replaced by Store`
+	s.items.Store(key, it) // want `entry in s.items replaced by Store`
 	return it
 }
 

@@ -183,7 +183,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			if w2.loc.overlaps(r.loc) && w2.stored != nil && !fs.taint[w2.stored].has(ri) && fs.before(r.instr, w2.instr) {
 				return nil
 			}
-			if fs.claims(w2, ri, w) {
+			if fs.claims(w2, ri, w) || fs.claimsInHelper(w2, r) {
 				return nil
 			}
 		}
@@ -343,6 +343,19 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		}
 	}
 	return g
+}
+
+// claimsInHelper reports whether w2 is the very helper call that gave
+// read r and, in the same section, inserted entries only where they were
+// missing and handed back only what it inserted (a set of tokens taken
+// for the caller): the caller owns those entries, as after a claim.
+func (fs *funcState) claimsInHelper(w2 *writeSite, r *readSite) bool {
+	if w2.instr != r.instr || w2.kind != writeCall || w2.inner != writeMapUpdate || !r.picked {
+		return false
+	}
+	return slices.ContainsFunc(w2.guards, func(g guard) bool {
+		return g.existence && g.writeOnMissing && g.loc.overlaps(r.loc)
+	})
 }
 
 // entryRevalidated reports whether, after section A found an entry (read

@@ -65,7 +65,10 @@
 // Not reported: a second section that tests the guard again (re-reads the
 // state, compares a version or generation); a claim, where the first
 // section itself moves the state it decided on (pending to running, an
-// in-flight entry inserted) so no one else can pass; a value that only
+// in-flight entry inserted) so no one else can pass, also when a helper
+// does it and hands back only the entries it inserted where they were
+// missing (tokens taken for the caller, released one by one later); a
+// value that only
 // feeds logging; guard and mutation in one section; an entry keyed by
 // the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
 // across both sections (a textproto.Pipeline turn counts as one); removing

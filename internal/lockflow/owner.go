@@ -138,7 +138,7 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 	}
 	if e.spawnedRepeatedly(root) {
 		// One goroutine per object is one owner of each object's state.
-		return perObjectWorker(root, g, writers)
+		return e.perObjectWorker(root, g, writers)
 	}
 	if e.heldPrivately(g.Lock, root) {
 		// Whoever writes under that lock, other holders of the same
@@ -284,7 +284,10 @@ func (e *engine) stateWriters(g *Gap) (writers []*ssa.Function, insertOnly map[*
 // object), g's stale read reads that object's own state through the
 // receiver, and g's function is the state's only writer: each object's
 // state has one goroutine writing it, whatever the number of objects.
-func perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function) bool {
+func (e *engine) perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function) bool {
+	if e.perObjectClosure(root, g) {
+		return onlyWriter(g.Fn, writers)
+	}
 	fn := root.Call.StaticCallee()
 	if fn == nil || fn != g.Fn || fn.Signature.Recv() == nil || len(root.Call.Args) == 0 || len(fn.Params) == 0 {
 		return false
@@ -302,6 +305,71 @@ func perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function) bool {
 		}
 	}
 	return true
+}
+
+// perObjectClosure reports whether the go statement starts g's function
+// as a closure over the receiver of the method it sits in, g's stale read
+// reads that object's own state through it, and the method runs once per
+// object: its one caller in the package calls it on an object it has just
+// allocated, once per allocation (a server starting its signal handler).
+func (e *engine) perObjectClosure(root *ssa.Go, g *Gap) bool {
+	mc, ok := root.Call.Value.(*ssa.MakeClosure)
+	if !ok || mc.Fn != g.Fn || len(root.Call.Args) != 0 {
+		return false
+	}
+	m := root.Parent()
+	if m.Signature.Recv() == nil || len(m.Params) == 0 || !e.callsKnown(m) || len(e.calls[m]) != 1 || inLoop(root.Block()) {
+		return false
+	}
+	// The closure captures the receiver's variable: a cell the method
+	// fills with the receiver and never changes.
+	fv, ok := g.ReadLoc.Root.(*ssa.FreeVar)
+	steps, cell := strings.CutPrefix(g.ReadLoc.Steps, "*;")
+	if !ok || !cell || strings.Contains(steps, "*") {
+		return false // not the object's own field
+	}
+	i := slices.Index(g.Fn.FreeVars, fv)
+	if i < 0 || i >= len(mc.Bindings) || !holdsOnly(mc.Bindings[i], m.Params[0]) {
+		return false
+	}
+	call, ok := e.calls[m][0].instr.(ssa.CallInstruction)
+	if !ok || len(call.Common().Args) == 0 {
+		return false
+	}
+	obj, ok := call.Common().Args[0].(*ssa.Alloc)
+	return ok && obj.Parent() == e.calls[m][0].caller && (!inLoop(call.Block()) || obj.Block() == call.Block())
+}
+
+// holdsOnly reports whether v is a local variable's cell whose only
+// store puts x in it.
+func holdsOnly(v, x ssa.Value) bool {
+	a, ok := v.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	stores := 0
+	for _, r := range *a.Referrers() {
+		switch r := r.(type) {
+		case *ssa.Store:
+			if r.Addr != a || r.Val != x {
+				return false
+			}
+			stores++
+		case *ssa.MakeClosure, *ssa.UnOp:
+		default:
+			return false
+		}
+	}
+	return stores == 1
+}
+
+func onlyWriter(fn *ssa.Function, writers []*ssa.Function) bool {
+	for _, w := range writers {
+		if w != fn {
+			return false
+		}
+	}
+	return len(writers) > 0
 }
 
 // insertsIfAbsent reports whether w adds a map entry only where a lookup

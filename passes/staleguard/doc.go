@@ -85,8 +85,9 @@
 // count that only decided whether to look (relays in use dropped from the
 // candidates); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers, or a worker started once per object
-// (a method of an object just allocated) that alone writes a field of its
-// own object; a self-locking holder (a map type with its own mutex) that
+// (a method of an object just allocated, or a closure over the receiver
+// of a method called once on each object just allocated: a server's
+// signal handler) that alone writes a field of its own object; a self-locking holder (a map type with its own mutex) that
 // such a worker keeps in an unexported field, the field used only by the
 // worker's functions to call the holder's methods and filled before the
 // worker starts (a timer wheel's key index); an entry such a worker alone

@@ -570,7 +570,7 @@ func (fs *funcState) summarize() *summary {
 		if !ok {
 			continue
 		}
-		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal}
+		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes}
 		if w.kind == writeCall {
 			rw.kind = w.inner
 		}

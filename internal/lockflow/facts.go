@@ -88,6 +88,7 @@ type FactWrite struct {
 	Kind       uint8
 	Collection bool
 	Removal    bool
+	Takes      bool
 	DataFrom   []int
 	Resolved   []FactPath
 }
@@ -128,7 +129,8 @@ func (s *summary) toFact() *LockSummary {
 		if !ok {
 			continue
 		}
-		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, DataFrom: w.dataFrom}
+		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, Takes: w.takes,
+			DataFrom: w.dataFrom}
 		if w.lock != nil {
 			l, ok := lock(*w.lock)
 			if !ok {
@@ -191,7 +193,8 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		if !ok {
 			continue
 		}
-		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, dataFrom: w.DataFrom}
+		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, takes: w.Takes,
+			dataFrom: w.DataFrom}
 		if w.Lock != nil {
 			l, ok := lock(*w.Lock)
 			if !ok {

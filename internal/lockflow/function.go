@@ -50,6 +50,9 @@ type writeSite struct {
 	collection bool
 	// removal: the write deletes, clears, or stores nil.
 	removal bool
+	// takes: the write stores the slice it reads from, cut (s.q = s.q[1:]):
+	// it takes elements out.
+	takes bool
 	guards  []guard // re-checks inside a called helper
 	// resolved: what a called helper reads in an earlier section of its
 	// own to decide the write.
@@ -209,7 +212,8 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 			case *ssa.Store:
 				if loc := pathOf(x.Addr); loc.isShared(fn) {
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeStore,
-						stored: x.Val, data: []ssa.Value{x.Val}, base: x.Addr, pos: x.Pos(), collection: isAppend(x.Val), removal: isNil(x.Val)})
+						stored: x.Val, data: []ssa.Value{x.Val}, base: x.Addr, pos: x.Pos(), collection: isAppend(x.Val), removal: isNil(x.Val),
+						takes: cutsItself(x)})
 				}
 			case *ssa.MapUpdate:
 				loc := pathOf(x.Map)
@@ -302,7 +306,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
-						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal}
+						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes}
 					for _, p := range w.dataFrom {
 						if v := h.cs.rootValue(relPath{param: p}); v != nil {
 							ws.data = append(ws.data, v)
@@ -935,4 +939,15 @@ func (fs *funcState) reachableFromEnd(from, to *ssa.BasicBlock) bool {
 		}
 	}
 	return false
+}
+
+// cutsItself reports whether the store puts back a cut of the slice it
+// loads from the same address (s.q = s.q[1:], s.q = s.q[:n-1]).
+func cutsItself(st *ssa.Store) bool {
+	sl, ok := st.Val.(*ssa.Slice)
+	if !ok {
+		return false
+	}
+	load, ok := sl.X.(*ssa.UnOp)
+	return ok && load.Op == token.MUL && pathOf(load.X).key() == pathOf(st.Addr).key()
 }

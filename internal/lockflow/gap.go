@@ -346,16 +346,32 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 }
 
 // claimsInHelper reports whether w2 is the very helper call that gave
-// read r and, in the same section, inserted entries only where they were
-// missing and handed back only what it inserted (a set of tokens taken
-// for the caller): the caller owns those entries, as after a claim.
+// read r and, in the same section, either inserted entries only where
+// they were missing and handed back only what it inserted (a set of
+// tokens taken for the caller), or cut the element it handed back out of
+// its slice (a pool's item checked out): the caller owns what it got, as
+// after a claim.
 func (fs *funcState) claimsInHelper(w2 *writeSite, r *readSite) bool {
-	if w2.instr != r.instr || w2.kind != writeCall || w2.inner != writeMapUpdate || !r.picked {
+	if w2.instr != r.instr || w2.kind != writeCall {
+		return false
+	}
+	if w2.takes && elementOf(r.loc, w2.loc) {
+		// It handed back an element of a slice it cut that element out
+		// of (a pool's connection checked out): the caller holds it.
+		return true
+	}
+	if w2.inner != writeMapUpdate || !r.picked {
 		return false
 	}
 	return slices.ContainsFunc(w2.guards, func(g guard) bool {
 		return g.existence && g.writeOnMissing && g.loc.overlaps(r.loc)
 	})
+}
+
+// elementOf reports whether loc is an element of the slice at container.
+func elementOf(loc, container Path) bool {
+	rest, ok := strings.CutPrefix(loc.Steps, container.Steps)
+	return ok && loc.Root != nil && loc.Root == container.Root && strings.HasPrefix(strings.TrimPrefix(rest, "*;"), "[")
 }
 
 // entryRevalidated reports whether, after section A found an entry (read

@@ -40,6 +40,7 @@ type relWrite struct {
 	kind       writeKind // store, map update, delete or clear (never writeCall)
 	collection bool      // see writeSite.collection
 	removal    bool      // see writeSite.removal
+	takes      bool      // see writeSite.takes
 	// dataFrom lists the parameters whose values flow into what is written.
 	dataFrom []int
 	// resolved lists what the callee itself reads under a lock, in an
@@ -177,7 +178,7 @@ func (s *summary) addWrite(w relWrite) {
 	for i := range s.writes {
 		x := &s.writes[i]
 		if x.loc != w.loc || (x.lock == nil) != (w.lock == nil) || (x.lock != nil && *x.lock != *w.lock) ||
-			x.kind != w.kind || x.removal != w.removal || x.collection != w.collection {
+			x.kind != w.kind || x.removal != w.removal || x.collection != w.collection || x.takes != w.takes {
 			continue
 		}
 		for _, g := range w.guards {

@@ -67,8 +67,9 @@
 // section itself moves the state it decided on (pending to running, an
 // in-flight entry inserted) so no one else can pass, also when a helper
 // does it and hands back only the entries it inserted where they were
-// missing (tokens taken for the caller, released one by one later); a
-// value that only
+// missing (tokens taken for the caller, released one by one later), or
+// that cuts the element it hands back out of its slice (a pooled
+// connection checked out, appended back after use); a value that only
 // feeds logging; guard and mutation in one section; an entry keyed by
 // the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
 // across both sections (a textproto.Pipeline turn counts as one); removing

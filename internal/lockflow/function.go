@@ -52,8 +52,8 @@ type writeSite struct {
 	removal bool
 	// takes: the write stores the slice it reads from, cut (s.q = s.q[1:]):
 	// it takes elements out.
-	takes bool
-	guards  []guard // re-checks inside a called helper
+	takes  bool
+	guards []guard // re-checks inside a called helper
 	// resolved: what a called helper reads in an earlier section of its
 	// own to decide the write.
 	resolved []Path

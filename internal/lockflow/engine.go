@@ -658,7 +658,7 @@ func (fs *funcState) summarize() *summary {
 				if !ok {
 					return
 				}
-				s.addResult(relRead{loc: loc, lock: *l, results: bit, picked: fs.picked(ri)})
+				s.addResult(relRead{loc: loc, lock: *l, results: bit, picked: fs.picked(ri), orderOnly: fs.ordersOnly(ri)})
 			})
 		}
 	}

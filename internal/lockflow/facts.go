@@ -99,10 +99,11 @@ type FactGuard struct {
 }
 
 type FactRead struct {
-	Loc     FactPath
-	Lock    FactLock
-	Results uint32 `json:",omitempty"`
-	Picked  bool   `json:",omitempty"`
+	Loc       FactPath
+	Lock      FactLock
+	Results   uint32 `json:",omitempty"`
+	Picked    bool   `json:",omitempty"`
+	OrderOnly bool   `json:",omitempty"`
 }
 
 // toFact converts a summary; paths rooted at free variables (closures)
@@ -154,7 +155,8 @@ func (s *summary) toFact() *LockSummary {
 		loc, ok1 := path(r.loc)
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {
-			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results, Picked: r.picked})
+			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results, Picked: r.picked,
+				OrderOnly: r.orderOnly})
 		}
 	}
 	return f
@@ -218,7 +220,8 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		loc, ok1 := path(r.Loc)
 		l, ok2 := lock(r.Lock)
 		if ok1 && ok2 {
-			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results, picked: r.Picked})
+			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results, picked: r.Picked,
+				orderOnly: r.OrderOnly})
 		}
 	}
 	return s

@@ -22,6 +22,9 @@ type readSite struct {
 	// picked: a helper's result holds only what a test of guarded state
 	// let through (see relRead.picked).
 	picked bool
+	// orderOnly: a helper's result depends on what it read only in the
+	// order of its elements (see relRead.orderOnly).
+	orderOnly bool
 }
 
 type writeKind uint8
@@ -286,7 +289,9 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					// read; a re-check of any of them re-checks it.
 					if ri, ok := fs.readIdx[instr]; ok {
 						fs.reads[ri].results = resultsCarrying(h.sum.results)
+						fs.reads[ri].orderOnly = len(h.sum.results) > 0
 						for _, r := range h.sum.results {
+							fs.reads[ri].orderOnly = fs.reads[ri].orderOnly && r.orderOnly
 							fs.reads[ri].picked = fs.reads[ri].picked || r.picked
 							if loc, ok := h.cs.resolve(r.loc); ok && loc.key() != best.key() {
 								fs.reads[ri].also = append(fs.reads[ri].also, loc)

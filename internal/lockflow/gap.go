@@ -1383,7 +1383,10 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 		}
 		iterates := iterationTest(d.block)
 		test := func(r int) {
-			if r != ri {
+			if r != ri || iterates && fs.reads[ri].orderOnly {
+				// Going through a listing that every element is in,
+				// whatever the stale read said about their order, is
+				// going through all of them.
 				return
 			}
 			tested = true
@@ -2272,4 +2275,110 @@ func servesHTTP(fn *ssa.Function) bool {
 	}
 	named, ok := types.Unalias(req.Elem()).(*types.Named)
 	return ok && named.Obj().Name() == "Request" && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "net/http"
+}
+
+// ordersOnly reports whether read ri reaches what the function collects
+// only by deciding where each element goes: it is in no element collected
+// (appended, stored into a slice element or a map), and every branch it
+// decides collects the same elements on both sides (quarantined ones
+// last, the others first).
+func (fs *funcState) ordersOnly(ri int) bool {
+	tested := false
+	for _, b := range fs.fn.Blocks {
+		for _, instr := range b.Instrs {
+			for _, v := range collected(instr) {
+				if fs.taint[v].has(ri) {
+					return false
+				}
+			}
+		}
+		c := ifCond(b)
+		if c == nil || !fs.taint[c].has(ri) {
+			continue
+		}
+		if iterationTest(b) {
+			continue
+		}
+		tested = true
+		a, z := fs.collectedUnder(b.Succs[0], b), fs.collectedUnder(b.Succs[1], b)
+		if len(a) == 0 || !slices.Equal(a, z) {
+			return false
+		}
+	}
+	return tested
+}
+
+// collected returns the elements instr puts into a collection: the
+// values an append adds, a value stored into a slice element, a map
+// update's key and value.
+func collected(instr ssa.Instruction) []ssa.Value {
+	switch x := instr.(type) {
+	case *ssa.Call:
+		if isAppend(x) && len(x.Call.Args) > 1 {
+			var out []ssa.Value
+			for _, a := range x.Call.Args[1:] {
+				if sl, ok := a.(*ssa.Slice); ok {
+					if _, varargs := sl.X.(*ssa.Alloc); varargs {
+						continue // its elements are the stores into it
+					}
+				}
+				if accumulated(a, map[ssa.Value]bool{}) {
+					continue // a listing built here: its appends count
+				}
+				out = append(out, a)
+			}
+			return out
+		}
+	case *ssa.MapUpdate:
+		return []ssa.Value{x.Key, x.Value}
+	case *ssa.Store:
+		if _, ok := x.Addr.(*ssa.IndexAddr); ok {
+			return []ssa.Value{x.Val}
+		}
+	}
+	return nil
+}
+
+// collectedUnder lists, in block order, the elements collected in the
+// blocks that only succ (one side of branch) reaches before the sides
+// meet again: the blocks succ dominates.
+func (fs *funcState) collectedUnder(succ, branch *ssa.BasicBlock) []ssa.Value {
+	if len(succ.Preds) != 1 || succ.Preds[0] != branch {
+		return nil
+	}
+	var out []ssa.Value
+	for _, b := range fs.fn.Blocks {
+		if !succ.Dominates(b) {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			out = append(out, collected(instr)...)
+		}
+	}
+	return out
+}
+
+// accumulated reports whether v is a slice the function builds itself by
+// appending to an empty one (nil, or made empty), through phis.
+func accumulated(v ssa.Value, seen map[ssa.Value]bool) bool {
+	if seen[v] {
+		return true
+	}
+	seen[v] = true
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.MakeSlice:
+		return true
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if !accumulated(e, seen) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call:
+		return isAppend(x) && accumulated(x.Call.Args[0], seen)
+	}
+	return false
 }

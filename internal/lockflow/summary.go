@@ -67,6 +67,10 @@ type relRead struct {
 	// picked: the read reaches the results only where a test of guarded
 	// state let it (a listing of the expired entries, not of all).
 	picked bool
+	// orderOnly: the read only decided where each element of a listing
+	// went (first or last), every element going somewhere: what the
+	// listing holds does not depend on it.
+	orderOnly bool
 }
 
 // toRel expresses a path of fn relative to its inputs, if it has such a
@@ -207,6 +211,7 @@ func (s *summary) addResult(r relRead) {
 			continue
 		}
 		x.picked = x.picked || r.picked
+		x.orderOnly = x.orderOnly && r.orderOnly
 		if x.results == 0 || r.results == 0 {
 			x.results = 0
 		} else {

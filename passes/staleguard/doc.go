@@ -75,7 +75,10 @@
 // across both sections (a textproto.Pipeline turn counts as one); removing
 // the entry looked up once a call on it succeeded (a racer's call fails,
 // or it removes the same entry); a helper that looks the entry up again
-// itself before writing; removing, one by one, every entry a listing saw
+// itself before writing; going through a listing that holds every
+// element whatever the stale state said, which only chose their order
+// (mirrors that failed before tried last), and recording what each
+// attempt found; removing, one by one, every entry a listing saw
 // (a sweep: removing one a racer removed already does nothing), unless the
 // listing kept only the entries a test of their state let through, whose
 // verdict may be stale (a Renew in between; a test of the keys alone, a

@@ -658,7 +658,9 @@ func (fs *funcState) summarize() *summary {
 				if !ok {
 					return
 				}
-				s.addResult(relRead{loc: loc, lock: *l, results: bit, picked: fs.picked(ri), orderOnly: fs.ordersOnly(ri)})
+				// Only a listing has an order to choose.
+				_, listing := ret.Results[i].Type().Underlying().(*types.Slice)
+				s.addResult(relRead{loc: loc, lock: *l, results: bit, picked: fs.picked(ri), orderOnly: listing && fs.ordersOnly(ri)})
 			})
 		}
 	}

@@ -299,12 +299,7 @@ func (e *engine) perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function) 
 	if g.ReadLoc.Root != fn.Params[0] || strings.Contains(g.ReadLoc.Steps, "*") {
 		return false // not the object's own field (c.srv.count is the server's)
 	}
-	for _, w := range writers {
-		if w != fn {
-			return false
-		}
-	}
-	return true
+	return onlyWriter(fn, writers)
 }
 
 // perObjectClosure reports whether the go statement starts g's function
@@ -363,13 +358,15 @@ func holdsOnly(v, x ssa.Value) bool {
 	return stores == 1
 }
 
+// onlyWriter reports whether fn is the only function among writers (of
+// the state a gap read; fn writes it, so writers is never empty).
 func onlyWriter(fn *ssa.Function, writers []*ssa.Function) bool {
 	for _, w := range writers {
 		if w != fn {
 			return false
 		}
 	}
-	return len(writers) > 0
+	return true
 }
 
 // insertsIfAbsent reports whether w adds a map entry only where a lookup

@@ -37,6 +37,10 @@ const allFlag = "lockgap.all"
 // skipStdFlag: the driver's runs that ask for no standard package.
 const skipStdFlag = "lockgap.skipstd"
 
+// silencedFlag lists, for a -fix run, the findings (file:line:col, comma
+// separated) the driver found silenced by their callers in other packages.
+const silencedFlag = "lockgap.silenced"
+
 // nonceFlag changes nothing but the go command's cache keys: the
 // benchmark sets LOCKGAP_BENCH_NONCE to measure cold runs without
 // discarding compiled dependencies.
@@ -63,7 +67,20 @@ func registerDriverFlags() {
 	flag.Bool(allFlag, false, "report on dependencies too (set by lockgap's own driver; do not use)")
 	flag.Bool(skipStdFlag, false, "skip standard packages analysed only as dependencies (set by lockgap's own driver; do not use)")
 	flag.String(nonceFlag, "", "ignored; a new value gives new go vet cache keys (for cold benchmarks)")
+	flag.Func(silencedFlag, "findings to leave alone (set by lockgap's own driver; do not use)", func(v string) error {
+		lockflow.SilencedByCallers = map[string]bool{}
+		for _, posn := range strings.Split(v, ",") {
+			lockflow.SilencedByCallers[posn] = true
+		}
+		return nil
+	})
 	flag.Bool("checker", false, "analyse in-process with the x/tools checker instead of through go vet")
+}
+
+// useModuleContext: the driver's report runs (-lockgap.all) let the
+// passes leave to the driver what callers in other packages decide.
+func useModuleContext(args []string) {
+	lockflow.ModuleContext = hasFlag(args, allFlag)
 }
 
 func withoutFlag(args []string, name string) []string {
@@ -92,7 +109,11 @@ func vetArgs(args []string) []string {
 		return args
 	}
 	var cfg map[string]any
-	if json.Unmarshal(data, &cfg) != nil || cfg["VetxOnly"] != true {
+	if json.Unmarshal(data, &cfg) != nil {
+		return args
+	}
+	lockflow.ThisModule, _ = cfg["ModulePath"].(string)
+	if cfg["VetxOnly"] != true {
 		return args
 	}
 	if has(skipStdFlag) && isStandard(cfg) {
@@ -196,11 +217,22 @@ func drive(args []string) int {
 		fmt.Fprintf(os.Stderr, "lockgap: %v\n", err)
 		return 1
 	}
+	r, err := runReport(o, self)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "lockgap: %v\n", err)
+		return 1
+	}
 	if o.fix {
 		// Fixes only ever touch the packages asked for: no -lockgap.all.
+		// The report run above said which findings callers in other
+		// packages silence; a fix run sees one package at a time and is
+		// told to leave them alone.
 		vet := []string{"vet", "-vettool=" + self, "-fix"}
 		if o.diff {
 			vet = append(vet, "-diff")
+		}
+		if len(r.silenced) > 0 {
+			vet = append(vet, "-"+silencedFlag+"="+strings.Join(r.silenced, ","))
 		}
 		cmd := exec.Command("go", append(append(vet, o.passFlags...), o.patterns...)...)
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -209,17 +241,60 @@ func drive(args []string) int {
 		}
 		return 0
 	}
+	findings := r.tree.keep(r.roots, o.tests)
+	switch {
+	case o.sarif != "":
+		// Analysis errors are listed in the run's notifications; as in
+		// the other output modes they do not change the exit status.
+		errs := rootErrors(r.treeErrs, r.roots)
+		if r.runErr != nil {
+			errs = append(errs, strings.TrimSpace(string(vetErrors(r.stderr.Bytes()))))
+		}
+		if err := emitSARIF(findings, errs, o.sarif, os.Stdout); err != nil {
+			fmt.Fprintf(os.Stderr, "lockgap: writing SARIF: %v\n", err)
+			return 1
+		}
+	case o.json:
+		findings.printJSON(os.Stdout)
+	default:
+		findings.printText(os.Stdout)
+	}
+	if r.runErr != nil {
+		// Type errors, build failures: go vet has said what they are.
+		os.Stderr.Write(vetErrors(r.stderr.Bytes()))
+		return 1
+	}
+	if findings.count() > 0 {
+		return 3
+	}
+	return 0
+}
 
+// report is what the driver's go vet run found.
+type report struct {
+	tree     jsonTree // every package's findings, conditions settled
+	treeErrs []treeError
+	roots    map[string]bool // the packages asked for
+	runErr   error           // go vet failed (its errors are in stderr)
+	stderr   *bytes.Buffer
+	silenced []string // findings dropped for their callers (positions)
+}
+
+// runReport runs go vet with this binary as the vet tool over the
+// packages asked for and their dependencies, and settles the findings
+// that depend on callers in other packages.
+func runReport(o *driverOptions, self string) (*report, error) {
 	// go list names the packages asked for; it runs beside go vet, which
 	// takes longer, so that a warm run costs what go vet's does.
 	type listed struct {
-		roots map[string]bool
-		err   error
+		roots   map[string]bool
+		modules map[string]string
+		err     error
 	}
 	list := make(chan listed, 1)
 	go func() {
-		roots, err := listPackages(o.patterns)
-		list <- listed{roots, err}
+		roots, modules, err := listPackages(o.patterns)
+		list <- listed{roots, modules, err}
 	}()
 	vet := []string{"vet", "-vettool=" + self, "-" + allFlag, "-json"}
 	if !mayNameStd(o.patterns) {
@@ -242,10 +317,8 @@ func drive(args []string) int {
 	stdout, stderr, runErr := runVet(o.patterns)
 	l := <-list
 	if l.err != nil {
-		fmt.Fprintf(os.Stderr, "lockgap: %v\n", l.err)
-		return 1
+		return nil, l.err
 	}
-	roots := l.roots
 	if runErr != nil && stdout.Len() == 0 {
 		// go vet stops before analysing anything when a package cannot
 		// be loaded (a dependency missing from the module proxy, say):
@@ -257,39 +330,12 @@ func drive(args []string) int {
 			stderr.Write(loadErrs.Bytes())
 		}
 	}
-
 	tree, treeErrs, err := decodeTrees(stdout)
 	if err != nil {
-		fmt.Fprintf(os.Stderr, "lockgap: reading go vet output: %v\n", err)
-		return 1
+		return nil, fmt.Errorf("reading go vet output: %v", err)
 	}
-	findings := tree.keep(roots, o.tests)
-	switch {
-	case o.sarif != "":
-		// Analysis errors are listed in the run's notifications; as in
-		// the other output modes they do not change the exit status.
-		errs := rootErrors(treeErrs, roots)
-		if runErr != nil {
-			errs = append(errs, strings.TrimSpace(string(vetErrors(stderr.Bytes()))))
-		}
-		if err := emitSARIF(findings, errs, o.sarif, os.Stdout); err != nil {
-			fmt.Fprintf(os.Stderr, "lockgap: writing SARIF: %v\n", err)
-			return 1
-		}
-	case o.json:
-		findings.printJSON(os.Stdout)
-	default:
-		findings.printText(os.Stdout)
-	}
-	if runErr != nil {
-		// Type errors, build failures: go vet has said what they are.
-		os.Stderr.Write(vetErrors(stderr.Bytes()))
-		return 1
-	}
-	if findings.count() > 0 {
-		return 3
-	}
-	return 0
+	silenced := settleConditions(tree, runErr == nil && len(treeErrs) == 0, l.roots, l.modules, moduleImporters)
+	return &report{tree: tree, treeErrs: treeErrs, roots: l.roots, runErr: runErr, stderr: stderr, silenced: silenced}, nil
 }
 
 // vetErrors drops the "# package" headers go vet prints before each
@@ -343,17 +389,24 @@ func mayNameStd(patterns []string) bool {
 	return false
 }
 
-func listPackages(patterns []string) (map[string]bool, error) {
-	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}}"}, patterns...)...)
+func listPackages(patterns []string) (roots map[string]bool, modules map[string]string, err error) {
+	cmd := exec.Command("go", append([]string{"list", "-e", "-f", "{{.ImportPath}} {{with .Module}}{{.Path}}{{end}}"}, patterns...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
+		return nil, nil, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
 	}
-	roots := map[string]bool{}
-	for _, p := range strings.Fields(string(out)) {
-		roots[p] = true
+	roots, modules = map[string]bool{}, map[string]string{}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		roots[f[0]] = true
+		if len(f) > 1 {
+			modules[f[0]] = f[1]
+		}
 	}
-	return roots, nil
+	return roots, modules, nil
 }

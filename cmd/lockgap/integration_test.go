@@ -80,35 +80,7 @@ func TestGoCommandIntegration(t *testing.T) {
 		t.Skip("builds lockgap and runs the go command")
 	}
 	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "lockgap")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
-	mod := filepath.Join(tmp, "mod")
-	for name, body := range twoPackages {
-		p := filepath.Join(mod, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	env := append(os.Environ(), "GOCACHE="+filepath.Join(tmp, "gocache"), "GOFLAGS=", "GOPROXY=off", "GOWORK=off")
-	run := func(name string, args ...string) (string, int) {
-		cmd := exec.Command(name, args...)
-		cmd.Dir, cmd.Env = mod, env
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		return out.String(), code
-	}
+	bin, mod, env, run := setUpModule(t, tmp, twoPackages)
 	expect := func(out string, code, wantCode int, want ...string) {
 		t.Helper()
 		if code != wantCode {
@@ -213,4 +185,40 @@ func TestGoCommandIntegration(t *testing.T) {
 	}
 	out, code = run(bin, "./...")
 	expect(out, code, 1, admitFinding, "example.com/missing/pkg")
+}
+
+// setUpModule builds lockgap into tmp, writes the module's files, and
+// returns a runner of commands in it with a fresh build cache.
+func setUpModule(t *testing.T, tmp string, files map[string]string) (bin, mod string, env []string, run func(name string, args ...string) (string, int)) {
+	t.Helper()
+	bin = filepath.Join(tmp, "lockgap")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	mod = filepath.Join(tmp, "mod")
+	for name, body := range files {
+		p := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env = append(os.Environ(), "GOCACHE="+filepath.Join(tmp, "gocache"), "GOFLAGS=", "GOPROXY=off", "GOWORK=off")
+	run = func(name string, args ...string) (string, int) {
+		cmd := exec.Command(name, args...)
+		cmd.Dir, cmd.Env = mod, env
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		return out.String(), code
+	}
+	return bin, mod, env, run
 }

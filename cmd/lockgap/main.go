@@ -34,6 +34,7 @@ var passes = lockgap.All
 func main() {
 	switch mode(os.Args[1:]) {
 	case modeVet:
+		useModuleContext(os.Args[1:])
 		os.Args = vetArgs(os.Args)
 		registerDriverFlags()
 		multichecker.Main(passes...)

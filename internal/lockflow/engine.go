@@ -25,7 +25,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(LockSummary)},
+	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry)},
 }
 
 // Result is what the engine found in one package.
@@ -35,6 +35,9 @@ type Result struct {
 	// Crashes are internal errors, one per function whose analysis
 	// panicked; the rest of the package is still analysed.
 	Crashes []Crash
+	// EntryCalls: this package's uses of other packages' init entries
+	// (with ModuleContext only).
+	EntryCalls []EntryCall
 
 	e *engine
 }
@@ -74,16 +77,23 @@ func run(pass *analysis.Pass) (any, error) {
 	res.e = e
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
-	if !usesSync && !callsLockers {
+	callsEntries := ModuleContext && e.usesInitEntries()
+	if !usesSync && !callsLockers && !callsEntries {
 		return res, nil
 	}
 	pkg := BuildSSA(pass)
 	res.Pkg = pkg
 	e.pkg = pkg
-	if !locks && !callsLockers {
-		return res, nil
+	funcs := packageFunctions(pass, pkg)
+	if locks || callsLockers {
+		e.analyse(funcs)
 	}
-	e.analyse(packageFunctions(pass, pkg))
+	if callsEntries {
+		if e.calls == nil {
+			e.noteMutations(funcs)
+		}
+		e.recordEntryCalls(funcs)
+	}
 	return res, nil
 }
 
@@ -104,6 +114,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g)
 	})
+	e.markInitEntries()
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 }
 

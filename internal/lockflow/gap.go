@@ -60,6 +60,12 @@ type Gap struct {
 
 	// The instruction that opens B (a Lock call or a helper call).
 	BOpenInst ssa.Instruction
+
+	// InitEntries: the gap's function runs only at initialisation or
+	// through these exported functions (full names); the driver drops the
+	// gap if every call of them in the module is made at initialisation
+	// (entries.go).
+	InitEntries []string
 }
 
 type staleDecision struct {

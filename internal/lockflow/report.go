@@ -67,7 +67,33 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 	if fix, ok := RecheckFix(pass, src, g); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
+	return withCondition(d, g)
+}
+
+// withCondition marks, for the driver, a finding that holds only if some
+// caller in another package runs after initialisation.
+func withCondition(d analysis.Diagnostic, g *Gap) analysis.Diagnostic {
+	if ModuleContext && len(g.InitEntries) > 0 {
+		d.Category = UnlessInitCategory + " " + strings.Join(g.InitEntries, " ")
+	}
 	return d
+}
+
+// Dropped holds the positions ("file:line:col") of findings the driver
+// has found silenced by their callers in other packages: a -fix run, which
+// sees one package at a time, leaves them alone.
+var SilencedByCallers map[string]bool
+
+// reportEntryCalls reports the package's calls of other packages' init
+// entries, for the driver.
+func reportEntryCalls(pass *analysis.Pass, res *Result) {
+	for _, c := range res.EntryCalls {
+		ctx := "other"
+		if c.AtInit {
+			ctx = "init"
+		}
+		pass.Report(analysis.Diagnostic{Pos: c.Pos, Category: EntryCallCategory, Message: c.Entry + " " + ctx})
+	}
 }
 
 // diagnoseSyncMap renders a gap between two calls on a sync.Map: there is
@@ -101,7 +127,7 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 	if fix, ok := loadOrStoreFix(pass, src, g); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
-	return d
+	return withCondition(d, g)
 }
 
 // ReportCrashes reports internal errors once per package; only one pass
@@ -118,7 +144,7 @@ func Findings(pass *analysis.Pass, res *Result, w Wording, keep func(*Gap) bool)
 	src := NewSource(pass)
 	var out []analysis.Diagnostic
 	for _, g := range res.Gaps {
-		if keep(g) {
+		if keep(g) && !SilencedByCallers[pass.Fset.Position(g.BOpen).String()] {
 			out = append(out, Diagnose(pass, src, g, w))
 		}
 	}
@@ -151,6 +177,9 @@ func (p GapPass) Analyzer() *analysis.Analyzer {
 		res := pass.ResultOf[Analyzer].(*Result)
 		if p.Crashes {
 			ReportCrashes(pass, res)
+		}
+		if ModuleContext {
+			reportEntryCalls(pass, res)
 		}
 		report, done := Reporter(pass, p.Name, p.Crashes, *unused)
 		for _, d := range p.Findings(pass, res) {

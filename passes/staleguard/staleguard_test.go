@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/lockgap/lockgap/internal/lockflow"
 	"github.com/lockgap/lockgap/internal/lockflowtest"
 	"github.com/lockgap/lockgap/passes/staleguard"
 )
@@ -25,4 +26,13 @@ func TestFixedIsClean(t *testing.T) {
 // finding they let staleguard make in admit.
 func TestAcrossPackages(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "crosspkg/admit")
+}
+
+// TestInitEntries checks, as the driver's runs see them, the entries a
+// registry marks and the calls of them its importers record (the driver
+// settles the finding from these; cmd/lockgap's TestInitEntries).
+func TestInitEntries(t *testing.T) {
+	lockflow.ModuleContext, lockflow.ThisModule = true, "initentries"
+	defer func() { lockflow.ModuleContext, lockflow.ThisModule = false, "" }()
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "initentries/...")
 }

@@ -18,6 +18,12 @@
 //   - A gap is a read in section A of a lock whose value decides a write in
 //     a later section B of the same lock, where B does not re-establish the
 //     decision (gap.go).
+//   - Calling contexts the package's own call structure rules a gap out
+//     in: package initialisation, construction, one worker goroutine, an
+//     outer lock (callctx.go, owner.go). Where the decision rests with
+//     callers in other packages (a registry filled from their init
+//     functions), the gap carries the exported entries as its condition
+//     and the driver settles it over the module (entries.go).
 //
 // Passes ask for the Result of Analyzer and decide which gaps to report.
 package lockflow

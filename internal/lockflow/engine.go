@@ -112,7 +112,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.ownedByTestGoroutine(g) ||
-			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g)
+			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g)
 	})
 	e.markInitEntries()
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
@@ -505,6 +505,7 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 	fs.noteWriters()
 	for _, g := range fs.findGaps() {
 		if !fs.drivesCodeUnderTest(g) && !fs.unsharedLocal(g) {
+			g.ownerUnlocked = fs.writesOwnerUnlocked(g)
 			e.res.Gaps = append(e.res.Gaps, g)
 		}
 	}

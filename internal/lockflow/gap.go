@@ -66,6 +66,10 @@ type Gap struct {
 	// gap if every call of them in the module is made at initialisation
 	// (entries.go).
 	InitEntries []string
+
+	// ownerUnlocked: the function also writes a field of the lock's owner
+	// with no lock held (see oneAtATime).
+	ownerUnlocked bool
 }
 
 type staleDecision struct {
@@ -2387,4 +2391,31 @@ func accumulated(v ssa.Value, seen map[ssa.Value]bool) bool {
 		return isAppend(x) && accumulated(x.Call.Args[0], seen)
 	}
 	return false
+}
+
+// writesOwnerUnlocked reports whether fs's function stores to a field of
+// the object g's lock belongs to (the parameter or receiver its path
+// starts from) with no lock held.
+func (fs *funcState) writesOwnerUnlocked(g *Gap) bool {
+	p, ok := g.Lock.Root.(*ssa.Parameter)
+	if !ok || p.Parent() != fs.fn {
+		return false
+	}
+	for _, w := range fs.writes {
+		if len(w.held) == 0 && w.kind == writeStore && w.loc.Root == p && ownFields(w.loc.Steps) {
+			return true
+		}
+	}
+	return false
+}
+
+// ownFields reports whether steps select fields of the object itself (an
+// embedded struct's included), following no pointer and no index.
+func ownFields(steps string) bool {
+	for _, s := range strings.Split(steps, ";") {
+		if s != "" && !strings.HasPrefix(s, ".") {
+			return false
+		}
+	}
+	return steps != ""
 }

@@ -693,3 +693,51 @@ func testingMethod(c *ssa.CallCommon, names ...string) bool {
 	return callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "testing" &&
 		callee.Signature.Recv() != nil && slices.Contains(names, callee.Name())
 }
+
+// oneAtATime reports whether g's function is evidently run one call at a
+// time and alone writes what g read. It writes a field of the object
+// whose lock the gap is on with no lock held: two calls at once would
+// race on that field, a data race the race detector reports, so its
+// callers serialise it (one goroutine drives it, as a producer's event
+// loop drives its batch builder). A serialised function cannot race its
+// own gap; every other writer of the state must be reached only through
+// it (a helper of the lock's holder that only it calls) or not at all.
+func (e *engine) oneAtATime(g *Gap) bool {
+	if !g.ownerUnlocked {
+		return false
+	}
+	writers, _ := e.stateWriters(g)
+	if len(writers) == 0 {
+		return false
+	}
+	for _, w := range writers {
+		if w == g.Fn {
+			continue
+		}
+		if e.escapes[w] || len(e.started[w]) > 0 {
+			return false
+		}
+		for _, c := range e.calls[w] {
+			if c.caller != g.Fn && !otherOwner(c.instr, g) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// otherOwner reports whether call is a method call on a holder embedded,
+// by value, in an object of another type than the one g's lock belongs
+// to: it reaches another holder than g's (a holder type several owners
+// embed).
+func otherOwner(call ssa.Instruction, g *Gap) bool {
+	c, ok := call.(ssa.CallInstruction)
+	if !ok || len(c.Common().Args) == 0 || strings.HasPrefix(g.Lock.Steps, "*;") {
+		return false
+	}
+	fa, ok := c.Common().Args[0].(*ssa.FieldAddr)
+	if !ok {
+		return false
+	}
+	return !types.Identical(deref(fa.X.Type()), deref(g.Lock.Root.Type()))
+}

@@ -63,7 +63,9 @@
 // function (or one its goroutines share) whose every store, there and in
 // its closures, stores the same constant or init-only package variable
 // (crossing out entries from several goroutines). State written only by
-// one worker goroutine is not reported either (see staleguard), nor a gap
+// one worker goroutine, or by a function run one call at a time (it
+// writes its owner's fields with no lock held), is not reported either
+// (see staleguard), nor a gap
 // inside a test that runs on one goroutine (no go statement, no group's
 // Go, no parallel subtest, no helper of the package starting one): what
 // changes in between, the test changes itself. Nor is a gap in code that

@@ -94,7 +94,12 @@
 // signal handler) that alone writes a field of its own object; a self-locking holder (a map type with its own mutex) that
 // such a worker keeps in an unexported field, the field used only by the
 // worker's functions to call the holder's methods and filled before the
-// worker starts (a timer wheel's key index); an entry such a worker alone
+// worker starts (a timer wheel's key index); a function that also writes
+// a field of the lock's owner with no lock held (two calls at once would
+// be a data race the race detector reports, so its callers run it one at
+// a time: a producer's event loop driving its batcher) and alone writes
+// the state it read, other writers being helpers only it calls on that
+// owner; an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop
 // draining a retry queue that watchers feed); storing the caller's value
 // (or a constant, or a field the caller's argument holds and the

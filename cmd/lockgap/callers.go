@@ -25,11 +25,11 @@ type entryCalls struct{ atInit, other int }
 type importersFunc func(module string) (map[string][]string, error)
 
 // settleConditions removes the entry calls from tree and decides each
-// conditional finding: dropped (its position returned) when complete (the
-// analysis ran without errors), every package of its module importing its
-// package was analysed (is a root), and the entries' calls are all made at
+// conditional finding: dropped (its position returned) when every package
+// of its module importing its package was analysed (is a root, and not
+// among the failed), and the entries' calls are all made at
 // initialisation, at least one; otherwise kept as a plain finding.
-func settleConditions(tree jsonTree, complete bool, roots map[string]bool, modules map[string]string, importers importersFunc) (silenced []string) {
+func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[string]string, importers importersFunc) (silenced []string) {
 	calls := map[string]*entryCalls{}
 	for _, byPass := range tree {
 		seen := map[string]bool{}
@@ -56,7 +56,7 @@ func settleConditions(tree jsonTree, complete bool, roots map[string]bool, modul
 	byModule := map[string]map[string][]string{}
 	covered := func(pkg string) bool {
 		mod := modules[pkg]
-		if mod == "" || !complete {
+		if mod == "" || failed[pkg] {
 			return false
 		}
 		imp, ok := byModule[mod]
@@ -71,7 +71,7 @@ func settleConditions(tree jsonTree, complete bool, roots map[string]bool, modul
 			return false
 		}
 		for _, q := range imp[pkg] {
-			if !roots[q] {
+			if !roots[q] || failed[q] {
 				return false
 			}
 		}
@@ -141,4 +141,28 @@ func moduleImporters(module string) (map[string][]string, error) {
 		}
 	}
 	return imp, nil
+}
+
+// failedPackages names the packages whose analysis failed: those go vet
+// printed errors for (under a "# package" header), those with analysis
+// errors in the JSON, and, when go vet was rerun on the packages that
+// load, the roots it left out.
+func failedPackages(stderr []byte, treeErrs []treeError, roots map[string]bool, analysed []string) map[string]bool {
+	failed := map[string]bool{}
+	for _, line := range strings.Split(string(stderr), "\n") {
+		if id, ok := strings.CutPrefix(line, "# "); ok {
+			failed[basePackage(strings.TrimPrefix(strings.TrimSuffix(id, "]"), "["))] = true
+		}
+	}
+	for _, e := range treeErrs {
+		failed[basePackage(e.pkg)] = true
+	}
+	if analysed != nil {
+		for r := range roots {
+			if !slices.Contains(analysed, r) {
+				failed[r] = true
+			}
+		}
+	}
+	return failed
 }

@@ -315,6 +315,7 @@ func runReport(o *driverOptions, self string) (*report, error) {
 		return stdout, stderr, cmd.Run()
 	}
 	stdout, stderr, runErr := runVet(o.patterns)
+	var analysed []string // when go vet had to be rerun on a subset
 	l := <-list
 	if l.err != nil {
 		return nil, l.err
@@ -328,13 +329,15 @@ func runReport(o *driverOptions, self string) (*report, error) {
 			loadErrs := stderr
 			stdout, stderr, _ = runVet(ok)
 			stderr.Write(loadErrs.Bytes())
+			analysed = ok
 		}
 	}
 	tree, treeErrs, err := decodeTrees(stdout)
 	if err != nil {
 		return nil, fmt.Errorf("reading go vet output: %v", err)
 	}
-	silenced := settleConditions(tree, runErr == nil && len(treeErrs) == 0, l.roots, l.modules, moduleImporters)
+	failed := failedPackages(stderr.Bytes(), treeErrs, l.roots, analysed)
+	silenced := settleConditions(tree, failed, l.roots, l.modules, moduleImporters)
 	return &report{tree: tree, treeErrs: treeErrs, roots: l.roots, runErr: runErr, stderr: stderr, silenced: silenced}, nil
 }
 

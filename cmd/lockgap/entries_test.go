@@ -121,12 +121,32 @@ func TestInitEntries(t *testing.T) {
 		t.Errorf("-fix changed a finding its callers silence:\n%s", data)
 	}
 
-	// A caller at run time: the registration can race.
-	late := filepath.Join(mod, "plugins", "late", "late.go")
-	if err := os.MkdirAll(filepath.Dir(late), 0o755); err != nil {
+	// A package that does not build: if it imports the registry, its calls
+	// are unknown and the finding stays; if not, it changes nothing.
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("broken/broken.go", "package broken\n\nvar X int = \"x\"\n")
+	if out, code := run(bin, "./..."); code != 1 || strings.Contains(out, registryFinding) {
+		t.Errorf("with a broken package that does not import the registry: exit %d\n%s", code, out)
+	}
+	write("broken/broken.go", "package broken\n\nimport \"example.com/reg/registry\"\n\nvar X int = registry.New(\"x\")\n")
+	if out, code := run(bin, "./..."); code != 1 || !strings.Contains(out, registryFinding) {
+		t.Errorf("with a broken package that imports the registry: exit %d\n%s", code, out)
+	}
+	if err := os.RemoveAll(filepath.Join(mod, "broken")); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(late, []byte(`package late
+
+	// A caller at run time: the registration can race.
+	write("plugins/late/late.go", `package late
 
 import "example.com/reg/registry"
 
@@ -136,9 +156,7 @@ func Load(names []string) {
 		go registry.Register(n, nil)
 	}
 }
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+`)
 	check(true, bin, "./...")
 	// Reported, it is fixed like any other, and the tree still builds.
 	if out, code := run(bin, "-fix", "./..."); code != 0 {

@@ -711,10 +711,10 @@ func (e *engine) oneAtATime(g *Gap) bool {
 		return false
 	}
 	for _, w := range writers {
-		if w == g.Fn {
+		if w == g.Fn || ofOtherOwner(w, g) {
 			continue
 		}
-		if e.escapes[w] || len(e.started[w]) > 0 {
+		if e.escapes[w] || len(e.started[w]) > 0 || callableOutside(w) {
 			return false
 		}
 		for _, c := range e.calls[w] {
@@ -726,13 +726,24 @@ func (e *engine) oneAtATime(g *Gap) bool {
 	return true
 }
 
+// ofOtherOwner reports whether w is a method of a type other than the
+// owner of g's lock and the holder embedded in it by value: it writes its
+// own receiver's holder (a holder type several owners embed).
+func ofOtherOwner(w *ssa.Function, g *Gap) bool {
+	holder, ok := holderByValue(g)
+	if !ok || w.Signature.Recv() == nil {
+		return false
+	}
+	recv := deref(w.Signature.Recv().Type())
+	return !types.Identical(recv, deref(g.Lock.Root.Type())) && !types.Identical(recv, holder)
+}
+
 // otherOwner reports whether call is a method call on a holder embedded,
 // by value, in an object of another type than the one g's lock belongs
-// to: it reaches another holder than g's (a holder type several owners
-// embed).
+// to: it reaches another holder than g's.
 func otherOwner(call ssa.Instruction, g *Gap) bool {
 	c, ok := call.(ssa.CallInstruction)
-	if !ok || len(c.Common().Args) == 0 || strings.HasPrefix(g.Lock.Steps, "*;") {
+	if _, byValue := holderByValue(g); !ok || !byValue || len(c.Common().Args) == 0 {
 		return false
 	}
 	fa, ok := c.Common().Args[0].(*ssa.FieldAddr)
@@ -740,4 +751,39 @@ func otherOwner(call ssa.Instruction, g *Gap) bool {
 		return false
 	}
 	return !types.Identical(deref(fa.X.Type()), deref(g.Lock.Root.Type()))
+}
+
+// holderByValue returns the type of the field of the lock's owner that
+// holds g's lock (the lock itself, or a struct with it), when the owner
+// keeps it by value, not behind a pointer another owner could share.
+func holderByValue(g *Gap) (types.Type, bool) {
+	steps := strings.Split(g.Lock.Steps, ";")
+	if len(steps) < 2 || !strings.HasPrefix(steps[0], ".") || steps[1] == "*" {
+		return nil, false
+	}
+	st, ok := deref(g.Lock.Root.Type()).Underlying().(*types.Struct)
+	if !ok {
+		return nil, false
+	}
+	for i := range st.NumFields() {
+		if st.Field(i).Name() == steps[0][1:] {
+			return st.Field(i).Type(), true
+		}
+	}
+	return nil, false
+}
+
+// callableOutside reports whether another package can call fn by name: an
+// exported function, or an exported method of an exported type.
+func callableOutside(fn *ssa.Function) bool {
+	obj, ok := fn.Object().(*types.Func)
+	if !ok || !obj.Exported() {
+		return false
+	}
+	recv := obj.Signature().Recv()
+	if recv == nil {
+		return true
+	}
+	named, ok := types.Unalias(deref(recv.Type())).(*types.Named)
+	return !ok || named.Obj().Exported()
 }

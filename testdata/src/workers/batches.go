@@ -90,3 +90,33 @@ func (b *PreloadedBatcher) Preload(keys []string) {
 		b.keyed.put(k, &batch{})
 	}
 }
+
+// RestoredBatcher's Add runs one call at a time too, but Restore, which
+// other packages call from wherever they like, stores batches directly.
+type RestoredBatcher struct {
+	mu      sync.RWMutex
+	batches map[string]*batch
+	count   int
+}
+
+func (b *RestoredBatcher) Add(key string, msg []byte) {
+	b.mu.RLock()
+	part := b.batches[key]
+	b.mu.RUnlock()
+	if part == nil {
+		part = &batch{}
+		b.mu.Lock() // want `b.mu is locked again for writing after RUnlock: part was missing under the read lock`
+		b.batches[key] = part
+		b.mu.Unlock()
+	}
+	part.msgs = append(part.msgs, msg)
+	b.count++
+}
+
+func (b *RestoredBatcher) Restore(saved map[string]*batch) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for k, v := range saved {
+		b.batches[k] = v
+	}
+}

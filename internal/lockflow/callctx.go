@@ -243,3 +243,49 @@ func flightCall(c *ssa.CallCommon) flight {
 	}
 	return noFlight
 }
+
+// calledBack returns the closure of the package that call hands to a
+// standard function that calls it back before returning, on the caller's
+// goroutine (sync.Map's Range, sort.Slice, the slices package's ...Func
+// functions), when the closure is made for that call alone: for the call
+// structure it is called there, under whatever locks the caller holds.
+func calledBack(call *ssa.Call) *ssa.Function {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || !callsBack(callee) {
+		return nil
+	}
+	for _, a := range call.Call.Args {
+		mc, ok := a.(*ssa.MakeClosure)
+		if !ok {
+			continue
+		}
+		fn, ok := mc.Fn.(*ssa.Function)
+		if !ok || len(*mc.Referrers()) != 1 {
+			continue
+		}
+		return fn
+	}
+	return nil
+}
+
+// callsBack reports whether a standard function calls the functions it is
+// given only before it returns, on the caller's goroutine.
+func callsBack(fn *ssa.Function) bool {
+	obj := fn.Object()
+	if o := fn.Origin(); o != nil {
+		obj = o.Object()
+	}
+	if obj == nil || obj.Pkg() == nil {
+		return false
+	}
+	name := obj.Name()
+	switch obj.Pkg().Path() {
+	case "sync":
+		return name == "Range" && fn.Signature.Recv() != nil
+	case "sort":
+		return name == "Slice" || name == "SliceStable" || name == "Search" || name == "Find"
+	case "slices":
+		return strings.HasSuffix(name, "Func")
+	}
+	return false
+}

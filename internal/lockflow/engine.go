@@ -50,10 +50,15 @@ func (r *Result) Callers(fn *ssa.Function) (calls []ssa.Instruction, all bool) {
 	if e == nil || e.calls == nil {
 		return nil, false
 	}
+	all = e.callsKnown(fn)
 	for _, c := range e.calls[fn] {
+		if c.callback {
+			all = false
+			continue
+		}
 		calls = append(calls, c.instr)
 	}
-	return calls, e.callsKnown(fn)
+	return calls, all
 }
 
 // Crash records an internal error in the analysis of one function.
@@ -195,6 +200,10 @@ type engine struct {
 type staticCall struct {
 	caller *ssa.Function
 	instr  ssa.Instruction
+	// callback: instr calls a function that calls fn back before it
+	// returns, any number of times, with arguments of its own (a closure
+	// handed to sync.Map's Range).
+	callback bool
 }
 
 // onlyCalledLocked reports whether every call of fn in the package holds
@@ -287,7 +296,10 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 				if c, ok := instr.(*ssa.Call); ok {
 					callee, _ = calleeOf(e.pkg, c)
 					if callee != nil && !unseen(callee) {
-						e.calls[callee] = append(e.calls[callee], staticCall{fn, instr})
+						e.calls[callee] = append(e.calls[callee], staticCall{caller: fn, instr: instr})
+					}
+					if f := calledBack(c); f != nil && !unseen(f) {
+						e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: instr, callback: true})
 					}
 				}
 				if g, ok := instr.(*ssa.Go); ok {

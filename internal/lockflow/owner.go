@@ -461,6 +461,9 @@ func (e *engine) spawnedRepeatedly(g *ssa.Go) bool {
 		if len(e.calls[fn]) == 0 {
 			return false // an entry point of the package
 		}
+		if e.calls[fn][0].callback {
+			return true // called back for each element
+		}
 		instr = e.calls[fn][0].instr
 	}
 	return true
@@ -517,6 +520,9 @@ func onlyCalled(instr ssa.Instruction, f *ssa.Function) bool {
 		return false
 	}
 	for _, r := range *mc.Referrers() {
+		if c, ok := r.(*ssa.Call); ok && calledBack(c) == f {
+			continue
+		}
 		c, ok := r.(ssa.CallInstruction)
 		if !ok || c.Common().Value != mc || slices.Contains(c.Common().Args, ssa.Value(mc)) {
 			return false

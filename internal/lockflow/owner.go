@@ -153,7 +153,7 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		}
 		// An exported writer (the holder's own API included) may be
 		// called by anyone, on any goroutine.
-		if e.worker(w) != root {
+		if e.worker(w) != root && !e.beforeWorkerOf(w, root) && !e.startsWorkerAfterWrites(w, root, writers) {
 			return false
 		}
 	}
@@ -281,25 +281,107 @@ func (e *engine) stateWriters(g *Gap) (writers []*ssa.Function, insertOnly map[*
 
 // perObjectWorker reports whether the go statement starts g's function as
 // a method of an object its function has just allocated (one worker per
-// object), g's stale read reads that object's own state through the
-// receiver, and g's function is the state's only writer: each object's
+// object), or a method that calls g's function on its receiver, g's stale
+// read reads that object's own state through the receiver, and g's
+// function is the state's only writer once the worker runs: each object's
 // state has one goroutine writing it, whatever the number of objects.
+// Methods the starting function calls on the new object before starting
+// the worker (recovering saved state) write it before the worker exists.
 func (e *engine) perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function) bool {
 	if e.perObjectClosure(root, g) {
 		return onlyWriter(g.Fn, writers)
 	}
 	fn := root.Call.StaticCallee()
-	if fn == nil || fn != g.Fn || fn.Signature.Recv() == nil || len(root.Call.Args) == 0 || len(fn.Params) == 0 {
+	if fn == nil || fn.Signature.Recv() == nil || len(root.Call.Args) == 0 || len(fn.Params) == 0 || len(g.Fn.Params) == 0 {
+		return false
+	}
+	if fn != g.Fn && !e.calledOnReceiver(g.Fn, fn) {
 		return false
 	}
 	obj, ok := root.Call.Args[0].(*ssa.Alloc)
 	if !ok || obj.Parent() != root.Parent() || inLoop(root.Block()) && obj.Block() != root.Block() {
 		return false
 	}
-	if g.ReadLoc.Root != fn.Params[0] || strings.Contains(g.ReadLoc.Steps, "*") {
+	if g.ReadLoc.Root != g.Fn.Params[0] || strings.Contains(g.ReadLoc.Steps, "*") {
 		return false // not the object's own field (c.srv.count is the server's)
 	}
-	return onlyWriter(fn, writers)
+	for _, w := range writers {
+		if w != g.Fn && w != fn && !e.beforeWorker(w, obj, root) && !e.startsWorkerAfterWrites(w, root, writers) {
+			return false
+		}
+	}
+	return true
+}
+
+// startsWorkerAfterWrites reports whether w is the function starting the
+// worker on an object it has just allocated and writes that object's
+// state (itself, or through the writers it calls) only before the go
+// statement.
+func (e *engine) startsWorkerAfterWrites(w *ssa.Function, root *ssa.Go, writers []*ssa.Function) bool {
+	if w != root.Parent() || len(root.Call.Args) == 0 {
+		return false
+	}
+	obj, ok := root.Call.Args[0].(*ssa.Alloc)
+	if !ok || obj.Parent() != w {
+		return false
+	}
+	before := func(instr ssa.Instruction) bool { return !inLoop(instr.Block()) && runsAfter(instr, root) }
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Call:
+				if callee, _ := calleeOf(e.pkg, x); callee != nil && slices.Contains(writers, callee) && !before(instr) {
+					return false
+				}
+			case *ssa.Store:
+				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && fa.X == obj && !before(instr) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// calledOnReceiver reports whether m runs only where the method outer
+// calls it on outer's own receiver.
+func (e *engine) calledOnReceiver(m, outer *ssa.Function) bool {
+	if !e.callsKnown(m) || m.Signature.Recv() == nil {
+		return false
+	}
+	for _, c := range e.calls[m] {
+		call, ok := c.instr.(ssa.CallInstruction)
+		if !ok || c.callback || c.caller != outer || len(call.Common().Args) == 0 || call.Common().Args[0] != outer.Params[0] {
+			return false
+		}
+	}
+	return true
+}
+
+// beforeWorkerOf is beforeWorker for a go statement starting a method of
+// an object its function has just allocated.
+func (e *engine) beforeWorkerOf(w *ssa.Function, root *ssa.Go) bool {
+	if len(root.Call.Args) == 0 {
+		return false
+	}
+	obj, ok := root.Call.Args[0].(*ssa.Alloc)
+	return ok && obj.Parent() == root.Parent() && e.beforeWorker(w, obj, root)
+}
+
+// beforeWorker reports whether the method w runs only where the function
+// starting the worker calls it on the new object, before the go statement.
+func (e *engine) beforeWorker(w *ssa.Function, obj *ssa.Alloc, root *ssa.Go) bool {
+	if !e.callsKnown(w) || w.Signature.Recv() == nil {
+		return false
+	}
+	for _, c := range e.calls[w] {
+		call, ok := c.instr.(ssa.CallInstruction)
+		if !ok || c.callback || c.caller != root.Parent() || len(call.Common().Args) == 0 || call.Common().Args[0] != obj ||
+			inLoop(call.Block()) || !runsAfter(c.instr, root) {
+			return false
+		}
+	}
+	return true
 }
 
 // perObjectClosure reports whether the go statement starts g's function

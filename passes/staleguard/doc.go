@@ -72,7 +72,10 @@
 // connection checked out, appended back after use); a value that only
 // feeds logging; guard and mutation in one section; an entry keyed by
 // the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
-// across both sections (a textproto.Pipeline turn counts as one); removing
+// across both sections (a textproto.Pipeline turn counts as one; so does
+// a lock every caller holds, a closure that sync.Map's Range or the sort
+// and slices functions call back counting as called where it is handed
+// over); removing
 // the entry looked up once a call on it succeeded (a racer's call fails,
 // or it removes the same entry); a helper that looks the entry up again
 // itself before writing; going through a listing that holds every
@@ -88,7 +91,10 @@
 // an entry a test under another lock picked, when the stale test was a
 // count that only decided whether to look (relays in use dropped from the
 // candidates); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
-// the lock merely publishes to readers, or a worker started once per object
+// the lock merely publishes to readers (the function starting it may
+// write the state first, before the go statement, itself or through
+// methods it calls on the new object: a checkpointer recovering its last
+// offset), or a worker started once per object
 // (a method of an object just allocated, or a closure over the receiver
 // of a method called once on each object just allocated: a server's
 // signal handler) that alone writes a field of its own object; a self-locking holder (a map type with its own mutex) that

@@ -34,14 +34,19 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		return diagnoseSyncMap(pass, src, g, name, lock)
 	}
 	var why string
-	switch g.Kind {
-	case LazyInit:
+	switch kind := g.Kind; {
+	case kind == LazyInit && g.Removal:
+		// A removal after a miss deletes what another goroutine may have
+		// stored since: say what the miss decided, not that a store
+		// replaces.
+		why = fmt.Sprintf("the removal is decided by %s, read %s, and an entry stored since would be removed; re-check it %s", name, w.ReadSection, w.ThisSection)
+	case kind == LazyInit:
 		why = fmt.Sprintf("%s was missing %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, w.ReadSection, w.ThisSection)
-	case LostUpdate:
+	case kind == LostUpdate:
 		why = fmt.Sprintf("the value written derives from %s, read %s; an update made in between is lost; re-read it %s", name, w.ReadSection, w.ThisSection)
-	case StaleTarget:
+	case kind == StaleTarget:
 		why = fmt.Sprintf("the write goes through %s, read %s, which may have been removed or replaced since; look it up again %s", name, w.ReadSection, w.ThisSection)
-	case Dropped:
+	case kind == Dropped:
 		if g.Emptiness {
 			why = fmt.Sprintf("%s said %s was not empty %s; if it is emptied before the lock is taken again, the re-check there gives up quietly and the update is lost; handle the empty case as the read path does or retry", name, g.ReadLoc, w.ReadSection)
 			break
@@ -107,6 +112,8 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 	}
 	var msg string
 	switch {
+	case g.Kind == LazyInit && g.Removal:
+		msg = fmt.Sprintf("%s removes what %s found missing or stale, but another goroutine may have stored an entry since and this removes it; remove only the entry seen, with %s.CompareAndDelete", write, read, m)
 	case g.Kind == LazyInit:
 		msg = fmt.Sprintf("%s stores what %s found missing, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore and keep the value it returns", write, read, m)
 	case g.Kind == LostUpdate:
@@ -119,7 +126,10 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 	d := analysis.Diagnostic{Pos: g.BOpen, Message: msg}
 	if g.Read.IsValid() {
 		what := fmt.Sprintf("%s read here", name)
-		if g.Kind == LazyInit {
+		switch {
+		case g.Kind == LazyInit && g.Removal:
+			what = "found missing or stale here"
+		case g.Kind == LazyInit:
 			what = "found missing here"
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.Read, Message: what})

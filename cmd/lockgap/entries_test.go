@@ -1,97 +1,55 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// A driver registry: Register tests for a duplicate in one section and
-// inserts in a second. Every plugin registers from its package's
-// initialisation (an init function, a package variable), which runs one
-// package at a time, so the gap cannot be raced; only a run over the
-// whole module can see that.
-var registryModule = map[string]string{
-	"go.mod": "module example.com/reg\n\ngo 1.26.0\n",
-	"registry/registry.go": `package registry
-
-import (
-	"fmt"
-	"sync"
-)
-
-type Creator func() any
-
-var (
-	mu       sync.Mutex
-	creators = map[string]Creator{}
-)
-
-// Register makes a driver available by name.
-func Register(name string, c Creator) error {
-	mu.Lock()
-	_, dup := creators[name]
-	mu.Unlock()
-	if dup {
-		return fmt.Errorf("driver %q registered twice", name)
+// registryModule is the initentries fixture (testdata/src/initentries)
+// as a module of its own: a driver registry whose Register tests for a
+// duplicate in one section and inserts in a second, a plugin package
+// registering from its initialisation (an init function, a package
+// variable), which runs one package at a time, so the gap cannot be
+// raced; only a run over the whole module can see that. An app imports
+// them; the fixture's late package, registering at run time, is added
+// later in the test.
+func registryModule(t *testing.T) (files map[string]string, late, finding string) {
+	t.Helper()
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "src", "initentries", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ReplaceAll(string(data), `"initentries/`, `"example.com/reg/`)
 	}
-	mu.Lock()
-	creators[name] = c
-	mu.Unlock()
-	return nil
-}
-
-// MustRegister is Register for callers that cannot go on without it.
-func MustRegister(name string, c Creator) {
-	if err := Register(name, c); err != nil {
-		panic(err)
+	registry := read("registry/registry.go")
+	for i, line := range strings.Split(registry, "\n") {
+		if col := strings.Index(line, "mu.Lock() // want"); col >= 0 {
+			// Positioned on the Lock call's parenthesis.
+			finding = fmt.Sprintf("registry.go:%d:%d: mu is locked again after the section that checked", i+1, col+len("mu.Lock")+1)
+		}
 	}
-}
-
-func New(name string) any {
-	mu.Lock()
-	c := creators[name]
-	mu.Unlock()
-	if c == nil {
-		return nil
-	}
-	return c()
-}
-`,
-	"plugins/disk/disk.go": `package disk
-
-import "example.com/reg/registry"
-
-func init() {
-	registry.MustRegister("disk", func() any { return "disk" })
-}
-`,
-	"plugins/mem/mem.go": `package mem
-
-import "example.com/reg/registry"
-
-var registered = register("mem")
-
-func register(name string) bool {
-	return registry.Register(name, func() any { return name }) == nil
-}
-`,
-	"cmd/app/main.go": `package main
+	files = map[string]string{
+		"go.mod":               "module example.com/reg\n\ngo 1.26.0\n",
+		"registry/registry.go": registry,
+		"disk/disk.go":         read("disk/disk.go"),
+		"cmd/app/main.go": `package main
 
 import (
 	"fmt"
 
-	_ "example.com/reg/plugins/disk"
-	_ "example.com/reg/plugins/mem"
+	_ "example.com/reg/disk"
 	"example.com/reg/registry"
 )
 
 func main() { fmt.Println(registry.New("disk")) }
 `,
+	}
+	return files, read("late/late.go"), finding
 }
-
-const registryFinding = "registry.go:23:9: mu is locked again after the section that checked"
 
 // TestInitEntries: the driver drops a gap whose every caller in the
 // module runs at package initialisation, and keeps it when it cannot see
@@ -101,7 +59,8 @@ func TestInitEntries(t *testing.T) {
 		t.Skip("builds lockgap and runs the go command")
 	}
 	tmp := t.TempDir()
-	bin, mod, _, run := setUpModule(t, tmp, registryModule)
+	files, late, registryFinding := registryModule(t)
+	bin, mod, _, run := setUpModule(t, tmp, files)
 	check := func(wantFinding bool, name string, args ...string) {
 		t.Helper()
 		out, code := run(name, args...)
@@ -117,7 +76,7 @@ func TestInitEntries(t *testing.T) {
 	if out, code := run(bin, "-fix", "./..."); code != 0 {
 		t.Fatalf("-fix: exit %d\n%s", code, out)
 	}
-	if data, _ := os.ReadFile(filepath.Join(mod, "registry", "registry.go")); string(data) != registryModule["registry/registry.go"] {
+	if data, _ := os.ReadFile(filepath.Join(mod, "registry", "registry.go")); string(data) != files["registry/registry.go"] {
 		t.Errorf("-fix changed a finding its callers silence:\n%s", data)
 	}
 
@@ -146,23 +105,13 @@ func TestInitEntries(t *testing.T) {
 	}
 
 	// A caller at run time: the registration can race.
-	write("plugins/late/late.go", `package late
-
-import "example.com/reg/registry"
-
-// Load registers drivers named in a configuration file.
-func Load(names []string) {
-	for _, n := range names {
-		go registry.Register(n, nil)
-	}
-}
-`)
+	write("late/late.go", late)
 	check(true, bin, "./...")
 	// Reported, it is fixed like any other, and the tree still builds.
 	if out, code := run(bin, "-fix", "./..."); code != 0 {
 		t.Fatalf("-fix: exit %d\n%s", code, out)
 	}
-	if data, _ := os.ReadFile(filepath.Join(mod, "registry", "registry.go")); string(data) == registryModule["registry/registry.go"] {
+	if data, _ := os.ReadFile(filepath.Join(mod, "registry", "registry.go")); string(data) == files["registry/registry.go"] {
 		t.Errorf("-fix left a reported finding alone")
 	}
 	if out, code := run("go", "build", "./..."); code != 0 {

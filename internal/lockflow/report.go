@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
 )
 
 // Wording is how a pass speaks of the two sections of a gap.
@@ -35,7 +36,7 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 	}
 	var why string
 	switch kind := g.Kind; {
-	case kind == LazyInit && g.Removal:
+	case kind == LazyInit && g.Removal && !storesBeside(g):
 		// A removal after a miss deletes what another goroutine may have
 		// stored since: say what the miss decided, not that a store
 		// replaces.
@@ -204,4 +205,36 @@ func (p GapPass) Analyzer() *analysis.Analyzer {
 // Findings returns the pass's diagnostics for the engine's result.
 func (p GapPass) Findings(pass *analysis.Pass, res *Result) []analysis.Diagnostic {
 	return Findings(pass, res, p.Wording, p.Owns)
+}
+
+// storesBeside reports whether the block of g's write (a removal) also
+// stores to the location the stale read read: a delete-then-store
+// replaces, and the store is what the message should speak of.
+func storesBeside(g *Gap) bool {
+	for _, b := range g.Fn.Blocks {
+		var write bool
+		for _, instr := range b.Instrs {
+			if instr.Pos() == g.Write {
+				write = true
+			}
+		}
+		if !write {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.MapUpdate:
+				loc := pathOf(x.Map)
+				loc.Steps += "[];"
+				if loc.key() == g.ReadLoc.key() {
+					return true
+				}
+			case *ssa.Store:
+				if pathOf(x.Addr).key() == g.ReadLoc.key() && !isNil(x.Val) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

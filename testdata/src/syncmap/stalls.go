@@ -53,3 +53,19 @@ func (t *stallTable) readHeader(backend string, read func() ([]byte, error)) ([]
 	t.mu.Unlock()
 	return nil, err
 }
+
+// refresh drops the stale mark and stores a new one in the same section:
+// that store is what replaces a mark stored meanwhile, and the message
+// says so.
+func (t *stallTable) refresh(backend string, probe func() bool) {
+	t.mu.Lock()
+	_, ok := t.until[backend]
+	t.mu.Unlock()
+	if ok || probe() {
+		return
+	}
+	t.mu.Lock() // want `t.mu is locked again after the section that checked: t.until\[backend\] was missing in an earlier section, but another goroutine may have stored one since and this store replaces it`
+	delete(t.until, backend)
+	t.until[backend] = time.Now().Add(time.Minute)
+	t.mu.Unlock()
+}

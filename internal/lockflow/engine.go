@@ -515,9 +515,15 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 	}
 	fs.dump()
 	fs.noteWriters()
+	unlocked := make(map[ssa.Value]bool) // by the lock's root, see writesOwnerUnlocked
 	for _, g := range fs.findGaps() {
 		if !fs.drivesCodeUnderTest(g) && !fs.unsharedLocal(g) {
-			g.ownerUnlocked = fs.writesOwnerUnlocked(g)
+			v, ok := unlocked[g.Lock.Root]
+			if !ok {
+				v = fs.writesOwnerUnlocked(g.Lock.Root)
+				unlocked[g.Lock.Root] = v
+			}
+			g.ownerUnlocked = v
 			e.res.Gaps = append(e.res.Gaps, g)
 		}
 	}

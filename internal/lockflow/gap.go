@@ -2394,10 +2394,10 @@ func accumulated(v ssa.Value, seen map[ssa.Value]bool) bool {
 }
 
 // writesOwnerUnlocked reports whether fs's function stores to a field of
-// the object g's lock belongs to (the parameter or receiver its path
-// starts from) with no lock held.
-func (fs *funcState) writesOwnerUnlocked(g *Gap) bool {
-	p, ok := g.Lock.Root.(*ssa.Parameter)
+// the object a lock's path starts from (a parameter or the receiver) with
+// no lock held.
+func (fs *funcState) writesOwnerUnlocked(root ssa.Value) bool {
+	p, ok := root.(*ssa.Parameter)
 	if !ok || p.Parent() != fs.fn {
 		return false
 	}

@@ -544,13 +544,14 @@ func (fs *funcState) summarize() *summary {
 			}
 		}
 	}
-	ownLock := func(held lockState) *relLock {
+	ownLock := func(held lockState, viaHelper bool) *relLock {
 		for _, h := range held {
 			for _, o := range h.openers {
 				if a := fs.flow.acquires[o]; a.helper {
 					// A sync.Map's call is a section of this function's
-					// own, as a Lock and Unlock here would be.
-					if isSyncMapCall(a.instr) {
+					// own, as a Lock and Unlock here would be; so is a
+					// helper's whole section for what it hands back.
+					if viaHelper || isSyncMapCall(a.instr) {
 						if rp, ok := toRel(fn, h.path); ok {
 							return &relLock{path: rp, mode: h.mode}
 						}
@@ -613,7 +614,7 @@ func (fs *funcState) summarize() *summary {
 		if w.kind == writeCall {
 			rw.lock = fs.helperLock(w)
 		} else {
-			rw.lock = ownLock(w.held)
+			rw.lock = ownLock(w.held, false)
 		}
 		var k pathKey
 		if len(w.held) > 0 {
@@ -680,7 +681,7 @@ func (fs *funcState) summarize() *summary {
 					// What it points to can, so len(m) of such a map counts.
 					return
 				}
-				l := ownLock(r.held)
+				l := ownLock(r.held, true)
 				if l == nil {
 					return
 				}

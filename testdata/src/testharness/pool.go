@@ -116,3 +116,21 @@ func Serve(n int, done chan struct{}) {
 		p.Grow("c") // want `p.mu is locked again for writing by p.Grow after RUnlock: the write is decided by p.Len\(\)`
 	}
 }
+
+// Entry is what Mirror keeps in a Store.
+type Entry struct{ Size int }
+
+// Store is the storage the code under test writes through; the tests
+// hand it a stub.
+type Store interface {
+	Get(key string) (Entry, bool)
+	Put(key string, e Entry)
+}
+
+// Mirror copies e to key unless the store has it already; it returns
+// once the store has answered.
+func Mirror(s Store, key string, e Entry) {
+	if _, ok := s.Get(key); !ok {
+		s.Put(key, e)
+	}
+}

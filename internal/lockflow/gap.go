@@ -48,6 +48,9 @@ type Gap struct {
 	Write   token.Pos // the write (or the helper call that writes)
 	ReadLoc Path      // what the stale read read
 	Removal bool      // the write removes (an entry, a field's value)
+	// OrStale: a LazyInit write runs when the entry was missing and also
+	// when it was there but failed another test (expired, outdated).
+	OrStale bool
 	// Emptiness: the stale test asked whether a collection was empty,
 	// not whether an entry was there.
 	Emptiness bool
@@ -283,6 +286,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		for _, d := range fs.decisionsOf[ri] {
 			if fs.dependsOn(w.instr.Block(), branch{d.block, d.missing}) {
 				lazy = true
+				if len(d.block.Succs) == 2 && fs.dependsOn(w.instr.Block(), branch{d.block, 1 - d.missing}) {
+					g.OrStale = true
+				}
 			}
 		}
 		tested, byContent, byLimit, byOutcome := fs.decides(ri, w)

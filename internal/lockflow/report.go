@@ -42,7 +42,7 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		// replaces.
 		why = fmt.Sprintf("the removal is decided by %s, read %s, and an entry stored since would be removed; re-check it %s", name, w.ReadSection, w.ThisSection)
 	case kind == LazyInit:
-		why = fmt.Sprintf("%s was missing %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, w.ReadSection, w.ThisSection)
+		why = fmt.Sprintf("%s was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, missing(g), w.ReadSection, w.ThisSection)
 	case kind == LostUpdate:
 		why = fmt.Sprintf("the value written derives from %s, read %s; an update made in between is lost; re-read it %s", name, w.ReadSection, w.ThisSection)
 	case kind == StaleTarget:
@@ -116,7 +116,7 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 	case g.Kind == LazyInit && g.Removal:
 		msg = fmt.Sprintf("%s removes what %s found missing or stale, but another goroutine may have stored an entry since and this removes it; remove only the entry seen, with %s.CompareAndDelete", write, read, m)
 	case g.Kind == LazyInit:
-		msg = fmt.Sprintf("%s stores what %s found missing, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore and keep the value it returns", write, read, m)
+		msg = fmt.Sprintf("%s stores what %s found %s, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore and keep the value it returns", write, read, missing(g), m)
 	case g.Kind == LostUpdate:
 		msg = fmt.Sprintf("%s writes a value derived from %s, read by an earlier call; an update or removal made in between is undone; use %s.CompareAndSwap in a loop (LoadOrStore for the first value)", write, read, m)
 	case g.Removal:
@@ -131,7 +131,7 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 		case g.Kind == LazyInit && g.Removal:
 			what = "found missing or stale here"
 		case g.Kind == LazyInit:
-			what = "found missing here"
+			what = "found " + missing(g) + " here"
 		}
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.Read, Message: what})
 	}
@@ -237,4 +237,13 @@ func storesBeside(g *Gap) bool {
 		}
 	}
 	return false
+}
+
+// missing says what section A found: the entry missing, or (where the
+// write also replaces an entry found but refused) missing or stale.
+func missing(g *Gap) string {
+	if g.OrStale {
+		return "missing or stale"
+	}
+	return "missing"
 }

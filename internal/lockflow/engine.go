@@ -288,6 +288,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 		// at a time; the locking contract is what the package's own
 		// callers do. Test code calling or starting test code (a harness
 		// and its workers) is followed like the package's.
+		e.noteKeyedLocks(fn)
 		tests := inTestFile(fn)
 		unseen := func(f *ssa.Function) bool { return tests && !inTestFile(f) }
 		for _, b := range fn.Blocks {

@@ -116,7 +116,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		}
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
-		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.ownedByTestGoroutine(g) ||
+		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g)
 	})
 	e.markInitEntries()
@@ -856,16 +856,42 @@ func sequentialTest(fn *ssa.Function) bool {
 		return false
 	}
 	// Parallel subtests run beside each other too.
-	return !runsGoroutines(top, func(callee *ssa.Function) bool {
-		return callee.Pkg.Pkg.Path() == "testing" && (callee.Name() == "Parallel" || callee.Name() == "RunParallel")
-	})
+	return !runsGoroutines(top, parallelTest, nil)
+}
+
+func parallelTest(callee *ssa.Function) bool {
+	return callee.Pkg.Pkg.Path() == "testing" && (callee.Name() == "Parallel" || callee.Name() == "RunParallel")
+}
+
+// stagesFake reports whether g is a sequential test's staging of a fake
+// the tests declare: the test (and the test code it calls) starts no
+// goroutine and runs no subtest in parallel. The code under test writes
+// the fake only through what the test hands it, and a call of it returns
+// before the test goes on; goroutines it starts on its own (a server's
+// loops) are taken to serve the test's calls, not to write the fake
+// behind its back.
+func stagesFake(g *Gap) bool {
+	if g.Lock.Root == nil {
+		return false
+	}
+	if _, global := g.Lock.Root.(*ssa.Global); global {
+		return false
+	}
+	if test, _ := declaredInTest(g.Fn.Prog, g.Lock.Root.Type()); !test {
+		return false
+	}
+	top := g.Fn
+	for top.Parent() != nil {
+		top = top.Parent()
+	}
+	return testEntry(top) && !runsGoroutines(top, parallelTest, inTestFile)
 }
 
 // runsGoroutines reports whether fn, a closure it makes or a function of
 // its package it calls, starts a goroutine: by a go statement, a group's
 // Go method (sync.WaitGroup, errgroup), time.AfterFunc, or a call also
 // says does.
-func runsGoroutines(fn *ssa.Function, also func(callee *ssa.Function) bool) bool {
+func runsGoroutines(fn *ssa.Function, also, follow func(callee *ssa.Function) bool) bool {
 	seen := make(map[*ssa.Function]bool)
 	var starts func(f *ssa.Function) bool
 	starts = func(f *ssa.Function) bool {
@@ -896,7 +922,7 @@ func runsGoroutines(fn *ssa.Function, also func(callee *ssa.Function) bool) bool
 					return true
 				case also != nil && also(callee):
 					return true
-				case callee.Pkg == fn.Pkg && starts(callee):
+				case callee.Pkg == fn.Pkg && (follow == nil || follow(callee)) && starts(callee):
 					return true
 				}
 			}

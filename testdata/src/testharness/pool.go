@@ -134,3 +134,26 @@ func Mirror(s Store, key string, e Entry) {
 		s.Put(key, e)
 	}
 }
+
+// Mirrors copies entries into a store and logs what it copied, the log
+// drained by a goroutine of its own that never touches the store.
+type Mirrors struct {
+	store Store
+	log   chan string
+}
+
+func NewMirrors(s Store) *Mirrors {
+	m := &Mirrors{store: s, log: make(chan string, 16)}
+	go m.drainLog()
+	return m
+}
+
+func (m *Mirrors) drainLog() {
+	for range m.log {
+	}
+}
+
+func (m *Mirrors) Copy(key string, e Entry) {
+	Mirror(m.store, key, e)
+	m.log <- key
+}

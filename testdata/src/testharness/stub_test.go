@@ -51,6 +51,18 @@ func TestMirrorGrown(t *testing.T) {
 	}
 }
 
+// TestMirrorsGrown does the same through Mirrors, whose constructor
+// starts a goroutine of the code under test's own: the test itself
+// starts none, and Copy writes the stub before it returns. Silent.
+func TestMirrorsGrown(t *testing.T) {
+	store := newStubStore()
+	m := NewMirrors(store)
+	m.Copy("d", Entry{Size: 1})
+	e, _ := store.Get("d")
+	e.Size++
+	store.Put("d", e)
+}
+
 // TestMirrorBeside runs Mirror on a goroutine of its own while the test
 // rewrites the entry: Mirror's Put can land between the test's read and
 // its write. Reported.

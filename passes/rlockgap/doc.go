@@ -68,7 +68,8 @@
 // (see staleguard), nor a gap
 // inside a test that runs on one goroutine (no go statement, no group's
 // Go, no parallel subtest, no helper of the package starting one): what
-// changes in between, the test changes itself. Nor is a gap in code that
+// changes in between, the test changes itself; nor a test's staging of a
+// fake it declares when only the code under test starts goroutines. Nor is a gap in code that
 // only package initialisation runs, or in a method a constructor calls on
 // the object it has just allocated, or on an object the function has
 // just allocated and lets out (returns, stores, hands on) only after the

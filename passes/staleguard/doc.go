@@ -73,7 +73,8 @@
 // feeds logging; guard and mutation in one section; an entry keyed by
 // the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
 // across both sections (a textproto.Pipeline turn counts as one; so does
-// a lock every caller holds, a closure that sync.Map's Range or the sort
+// a lock every caller holds, a keyed lock (Lock(key), Unlock(key))
+// every caller holds on one of the call's arguments, a closure that sync.Map's Range or the sort
 // and slices functions call back counting as called where it is handed
 // over); removing
 // the entry looked up once a call on it succeeded (a racer's call fails,

@@ -1,6 +1,10 @@
 package lockkinds
 
-import "sync"
+import (
+	"sync"
+
+	"keyedlocker"
+)
 
 // NameLocker serialises the operations on one name: Lock(name) waits for
 // whoever holds that name, not for the others. Volumes is given one (a
@@ -83,4 +87,32 @@ func (v *Volumes) Claim(name, alias string) *volume {
 	v.names.Lock(alias)
 	defer v.names.Unlock(alias)
 	return v.find(name)
+}
+
+// Images does the same with another package's locker, known by its
+// methods' names and the key alone. Silent.
+type Images struct {
+	names  *keyedlocker.Locker
+	mu     sync.RWMutex
+	byName map[string]*volume
+}
+
+func (im *Images) lookup(name string) *volume {
+	im.mu.RLock()
+	img, ok := im.byName[name]
+	im.mu.RUnlock()
+	if ok {
+		return img
+	}
+	img = &volume{name: name, refs: make(map[string]bool)}
+	im.mu.Lock()
+	im.byName[name] = img
+	im.mu.Unlock()
+	return img
+}
+
+func (im *Images) Pull(name string) *volume {
+	im.names.Lock(name)
+	defer im.names.Unlock(name)
+	return im.lookup(name)
 }

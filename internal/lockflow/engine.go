@@ -612,6 +612,11 @@ func (fs *funcState) summarize() *summary {
 				rw.dataFrom = append(rw.dataFrom, i)
 			}
 		}
+		for i, v := range fn.FreeVars {
+			if data.has(fs.inputLabel[v]) {
+				rw.dataFrom = append(rw.dataFrom, -1-i) // as relPath.param numbers them
+			}
+		}
 		if w.kind == writeCall {
 			rw.lock = fs.helperLock(w)
 		} else {
@@ -696,7 +701,50 @@ func (fs *funcState) summarize() *summary {
 			})
 		}
 	}
+	fs.summarizeOuts(s, ownLock)
 	return s
+}
+
+// summarizeOuts records, for a closure, the reads under its own lock it
+// stores into the variables it captured.
+func (fs *funcState) summarizeOuts(s *summary, ownLock func(lockState, bool) *relLock) {
+	if fs.fn.Parent() == nil || len(fs.fn.FreeVars) == 0 {
+		return
+	}
+	for _, b := range fs.fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fv, ok := pathOf(st.Addr).Root.(*ssa.FreeVar)
+			if !ok {
+				continue
+			}
+			free := slices.Index(fs.fn.FreeVars, fv)
+			if free < 0 {
+				continue
+			}
+			fs.taint[st.Val].each(func(ri int) {
+				r := &fs.reads[ri]
+				if r.instr == nil {
+					return // an input, not a read
+				}
+				l := ownLock(r.held, true)
+				if l == nil {
+					return
+				}
+				loc, ok := toRel(fs.fn, r.loc)
+				if !ok {
+					return
+				}
+				out := relRead{loc: loc, lock: *l, free: free, pos: r.pos}
+				if !slices.Contains(s.outs, out) {
+					s.outs = append(s.outs, out)
+				}
+			})
+		}
+	}
 }
 
 // maxGuards bounds the re-checks a summary keeps per write.

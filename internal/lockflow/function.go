@@ -3,6 +3,7 @@ package lockflow
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -89,7 +90,10 @@ type funcState struct {
 	releases map[int][]ssa.Instruction // acquire index -> the releases closing it
 
 	inputLabel map[ssa.Value]int // parameters and free variables -> their pseudo read site
-	reaching   map[*ssa.UnOp][]ssa.Value
+	// outs: the local variables a closure called in place stores what it
+	// read into (the call is their read site too).
+	outs     map[ssa.Instruction][]*ssa.Alloc
+	reaching map[*ssa.UnOp][]ssa.Value
 
 	dropsCallerLock map[pathKey]bool // locks released here without being taken here
 
@@ -110,7 +114,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 	if len(fn.Blocks) == 0 {
 		return nil
 	}
-	fs := &funcState{fn: fn, e: e, readIdx: make(map[ssa.Instruction]int), releases: make(map[int][]ssa.Instruction),
+	fs := &funcState{fn: fn, e: e, readIdx: make(map[ssa.Instruction]int), outs: make(map[ssa.Instruction][]*ssa.Alloc), releases: make(map[int][]ssa.Instruction),
 		dropsCallerLock: make(map[pathKey]bool)}
 	ops := make(map[ssa.Instruction]lockOp)
 	var acqs []acquire
@@ -276,11 +280,19 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				// map entry rather than the map).
 				var best Path
 				var bestHeld lockState
-				for _, r := range h.sum.results {
+				var bestPos token.Pos // a closure's own read, when it is the best
+				for _, r := range slices.Concat(h.sum.results, h.sum.outs) {
 					loc, ok1 := h.cs.resolve(r.loc)
 					held, ok2 := ownSection(instr, h.cs, r.lock, s)
 					if ok1 && ok2 && (best.Root == nil || len(loc.Steps) > len(best.Steps)) {
-						best, bestHeld = loc, held
+						best, bestHeld, bestPos = loc, held, r.pos
+					}
+				}
+				for _, r := range h.sum.outs {
+					if r.free < len(h.cs.bindings) {
+						if a := fs.localRoot(h.cs.bindings[r.free]); a != nil && !slices.Contains(fs.outs[instr], a) {
+							fs.outs[instr] = append(fs.outs[instr], a)
+						}
 					}
 				}
 				if best.Root != nil {
@@ -288,6 +300,9 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					// The call stands for every location the helper
 					// read; a re-check of any of them re-checks it.
 					if ri, ok := fs.readIdx[instr]; ok {
+						if bestPos.IsValid() {
+							fs.reads[ri].pos = bestPos
+						}
 						fs.reads[ri].results = resultsCarrying(h.sum.results)
 						fs.reads[ri].orderOnly = len(h.sum.results) > 0
 						for _, r := range h.sum.results {
@@ -328,10 +343,15 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							ws.resolved = append(ws.resolved, rl)
 						}
 					}
+					if inPlace(fn, x) {
+						// A closure called right here is a block of this
+						// function: judged as the write it makes.
+						ws.kind = w.kind
+					}
 					if isSyncMapCall(instr) {
 						// Judged as the map write it is, not as a helper.
 						ws.kind = w.kind
-						if len(w.dataFrom) > 0 && w.dataFrom[0] < len(x.Call.Args) {
+						if len(w.dataFrom) > 0 && w.dataFrom[0] >= 0 && w.dataFrom[0] < len(x.Call.Args) {
 							ws.stored = x.Call.Args[w.dataFrom[0]]
 							if mi, ok := ws.stored.(*ssa.MakeInterface); ok {
 								ws.stored = mi.X
@@ -483,6 +503,13 @@ func (fs *funcState) computeTaint() {
 				}
 				if i, ok := fs.readIdx[instr]; ok {
 					t.add(i)
+					for _, a := range fs.outs[instr] {
+						var out bitset
+						out.add(i)
+						if grow(a, out) {
+							changed = true
+						}
+					}
 				}
 				if v, ok := instr.(ssa.Value); ok && grow(v, t) {
 					changed = true
@@ -955,4 +982,14 @@ func cutsItself(st *ssa.Store) bool {
 	}
 	load, ok := sl.X.(*ssa.UnOp)
 	return ok && load.Op == token.MUL && pathOf(load.X).key() == pathOf(st.Addr).key()
+}
+
+// inPlace reports whether call calls a closure of fn made for that call.
+func inPlace(fn *ssa.Function, call *ssa.Call) bool {
+	mc, ok := call.Call.Value.(*ssa.MakeClosure)
+	if !ok {
+		return false
+	}
+	f, ok := mc.Fn.(*ssa.Function)
+	return ok && f.Parent() == fn
 }

@@ -48,6 +48,9 @@ type Gap struct {
 	Write   token.Pos // the write (or the helper call that writes)
 	ReadLoc Path      // what the stale read read
 	Removal bool      // the write removes (an entry, a field's value)
+	// BInPlace: B is a closure called in place (to scope a defer); BOpen
+	// is the Lock inside it.
+	BInPlace bool
 	// OrStale: a LazyInit write runs when the entry was missing and also
 	// when it was there but failed another test (expired, outdated).
 	OrStale bool
@@ -1204,8 +1207,17 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 		}
 		return best.Pos(), best, helper
 	}
-	g.AOpen, _, g.AHelper = first(a.openers)
+	var aInst ssa.Instruction
+	g.AOpen, aInst, g.AHelper = first(a.openers)
 	g.BOpen, g.BOpenInst, g.BHelper = first(b.openers)
+	// A closure called in place is a block of this function to whoever
+	// reads it: name its Lock, as for one written inline.
+	if pos, ok := fs.lockInPlace(aInst, a.path); g.AHelper && ok {
+		g.AOpen, g.AHelper = pos, false
+	}
+	if pos, ok := fs.lockInPlace(g.BOpenInst, b.path); g.BHelper && ok {
+		g.BOpen, g.BHelper, g.BInPlace = pos, false, true
+	}
 	if g.BHelper {
 		for _, o := range b.openers {
 			if acq := fs.flow.acquires[o]; acq.instr == g.BOpenInst {
@@ -1604,8 +1616,13 @@ func (fs *funcState) testsCopy(v ssa.Value, ri, depth int) bool {
 			_, slice := a.X.Type().Underlying().(*types.Slice)
 			return slice && fs.taint[a.X].has(ri)
 		case *ssa.Alloc:
-			if a.Heap || a.Parent() != fs.fn {
+			if a.Parent() != fs.fn {
 				return false
+			}
+			if a.Heap {
+				// Captured: a closure called in place may have stored
+				// what it read there.
+				return fs.storedByClosure(a, ri)
 			}
 			for _, ref := range *a.Referrers() {
 				if st, ok := ref.(*ssa.Store); ok && st.Addr == a && fs.testsCopy(st.Val, ri, depth+1) {
@@ -2424,4 +2441,42 @@ func ownFields(steps string) bool {
 		}
 	}
 	return steps != ""
+}
+
+// lockInPlace returns, for a call of a closure made to be called right
+// there, where the closure takes lock (a path of fs's function).
+func (fs *funcState) lockInPlace(instr ssa.Instruction, lock Path) (token.Pos, bool) {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return token.NoPos, false
+	}
+	callee, cs := calleeOf(fs.e.pkg, call)
+	if callee == nil || callee.Parent() != fs.fn || len(cs.bindings) == 0 {
+		return token.NoPos, false
+	}
+	for _, b := range callee.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(*ssa.Call)
+			if !ok {
+				continue
+			}
+			op, ok := syncLockOp(c.Common())
+			if !ok || op.kind != opAcquire {
+				continue
+			}
+			if rp, ok := toRel(callee, op.path); ok {
+				if p, ok := cs.resolveLock(rp); ok && p.key() == lock.key() {
+					return c.Pos(), true
+				}
+			}
+		}
+	}
+	return token.NoPos, false
+}
+
+// storedByClosure reports whether read ri is a call of a closure called
+// in place that stores what it read into the variable a.
+func (fs *funcState) storedByClosure(a *ssa.Alloc, ri int) bool {
+	instr := fs.reads[ri].instr
+	return instr != nil && slices.Contains(fs.outs[instr], a)
 }

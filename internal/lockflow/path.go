@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"weak"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -74,7 +77,113 @@ func accessPath(v ssa.Value, exact bool) Path {
 	for i := len(steps) - 1; i >= 0; i-- {
 		b.WriteString(steps[i])
 	}
-	return Path{Root: v, Steps: b.String()}
+	return unbox(Path{Root: v, Steps: b.String()})
+}
+
+// unbox names a location reached through the box a function keeps a
+// parameter in when a closure captures it (c in a method with a deferred
+// func() { ... c ... }) by the parameter itself, as everywhere else.
+func unbox(p Path) Path {
+	a, ok := p.Root.(*ssa.Alloc)
+	if !ok || !strings.HasPrefix(p.Steps, "*;") {
+		return p
+	}
+	if param := boxedParam(a); param != nil {
+		return Path{Root: param, Steps: p.Steps[len("*;"):]}
+	}
+	return p
+}
+
+// boxes remembers which heap variables are boxes of a parameter (one
+// scan of a variable's uses each, not one per use), without keeping any
+// SSA alive: a package's entries go with its SSA.
+var boxes = struct {
+	sync.Mutex
+	of map[weak.Pointer[ssa.Alloc]]weak.Pointer[ssa.Parameter] // the zero pointer: not a box
+}{of: make(map[weak.Pointer[ssa.Alloc]]weak.Pointer[ssa.Parameter])}
+
+// boxedParam returns the parameter a holds, if a is the heap box of a
+// captured parameter that nothing assigns again: its one store is the
+// parameter, and neither the function nor a closure capturing it stores
+// to it.
+func boxedParam(a *ssa.Alloc) *ssa.Parameter {
+	if !a.Heap || a.Parent() == nil {
+		return nil
+	}
+	key := weak.Make(a)
+	boxes.Lock()
+	v, ok := boxes.of[key]
+	boxes.Unlock()
+	if ok {
+		return v.Value()
+	}
+	param := findBoxedParam(a)
+	boxes.Lock()
+	boxes.of[key] = weak.Make(param)
+	boxes.Unlock()
+	runtime.AddCleanup(a, func(k weak.Pointer[ssa.Alloc]) {
+		boxes.Lock()
+		delete(boxes.of, k)
+		boxes.Unlock()
+	}, key)
+	return param
+}
+
+func findBoxedParam(a *ssa.Alloc) *ssa.Parameter {
+	var param *ssa.Parameter
+	for _, ref := range *a.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			p, ok := x.Val.(*ssa.Parameter)
+			if x.Addr != a || !ok || param != nil || p.Parent() != a.Parent() || x.Block() != a.Parent().Blocks[0] {
+				return nil
+			}
+			param = p
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+		case *ssa.MakeClosure:
+			if !onlyLoaded(x, a, 0) {
+				return nil
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return param
+}
+
+// onlyLoaded reports whether the closures mc makes only load the
+// variable bound to box (and so on down nested closures).
+func onlyLoaded(mc *ssa.MakeClosure, box ssa.Value, depth int) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || depth > 4 {
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if b != box || i >= len(fn.FreeVars) {
+			continue
+		}
+		fv := fn.FreeVars[i]
+		for _, ref := range *fv.Referrers() {
+			switch x := ref.(type) {
+			case *ssa.UnOp:
+				if x.Op != token.MUL {
+					return false
+				}
+			case *ssa.MakeClosure:
+				if !onlyLoaded(x, fv, depth+1) {
+					return false
+				}
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // selection undoes one step of an access path: for a field, element,

@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"go/token"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -15,10 +16,14 @@ type summary struct {
 	acquires []relLock  // locks taken and released inside the function
 	writes   []relWrite // shared locations written
 	results  []relRead  // reads under the function's own lock that flow into its results
+	// outs: for a closure, reads under its own lock that it stores into
+	// a variable it captured (free is the variable's index): a closure
+	// called in place to scope a defer hands its findings back that way.
+	outs []relRead
 }
 
 func (s *summary) empty() bool {
-	return s == nil || len(s.acquires)+len(s.writes)+len(s.results) == 0
+	return s == nil || len(s.acquires)+len(s.writes)+len(s.results)+len(s.outs) == 0
 }
 
 // relPath is an access path relative to the callee's inputs.
@@ -71,6 +76,8 @@ type relRead struct {
 	// went (first or last), every element going somewhere: what the
 	// listing holds does not depend on it.
 	orderOnly bool
+	free      int       // outs only: the captured variable stored to
+	pos       token.Pos // outs only: the read in the closure
 }
 
 // toRel expresses a path of fn relative to its inputs, if it has such a
@@ -126,7 +133,7 @@ func (cs *callSite) resolvePath(rp relPath, of func(ssa.Value) Path) (Path, bool
 		root = cs.bindings[i]
 	}
 	base := of(root)
-	return Path{Root: base.Root, Steps: base.Steps + rp.steps}, true
+	return unbox(Path{Root: base.Root, Steps: base.Steps + rp.steps}), true
 }
 
 // rootValue returns the caller's value a callee-relative path starts from.

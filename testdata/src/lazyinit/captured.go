@@ -1,0 +1,58 @@
+package lazyinit
+
+import (
+	"log"
+	"sync"
+	"time"
+)
+
+// Conns keeps one connection per address. Its methods hand the receiver
+// to a deferred closure (a timing log), which makes Go keep c in a
+// variable of its own: the sections are still c.mu's.
+type Conns struct {
+	mu     sync.RWMutex
+	byAddr map[string]*conn
+}
+
+type conn struct {
+	addr  string
+	inUse map[int]bool
+}
+
+// Dial makes the connection if it is missing, without looking again
+// under the write lock. Reported.
+func (c *Conns) Dial(addr string) *conn {
+	start := time.Now()
+	defer func() { log.Printf("dial %s: %v (%d open)", addr, time.Since(start), len(c.byAddr)) }()
+	c.mu.RLock()
+	cn := c.byAddr[addr]
+	c.mu.RUnlock()
+	if cn != nil {
+		return cn
+	}
+	cn = &conn{addr: addr, inUse: make(map[int]bool)}
+	c.mu.Lock() // want `c.mu is locked again for writing after RUnlock: cn was missing under the read lock`
+	c.byAddr[addr] = cn
+	c.mu.Unlock()
+	return cn
+}
+
+// DialChecked looks again under the write lock. Silent.
+func (c *Conns) DialChecked(addr string) *conn {
+	start := time.Now()
+	defer func() { log.Printf("dial %s: %v (%d open)", addr, time.Since(start), len(c.byAddr)) }()
+	c.mu.RLock()
+	cn := c.byAddr[addr]
+	c.mu.RUnlock()
+	if cn != nil {
+		return cn
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cn := c.byAddr[addr]; cn != nil {
+		return cn
+	}
+	cn = &conn{addr: addr, inUse: make(map[int]bool)}
+	c.byAddr[addr] = cn
+	return cn
+}

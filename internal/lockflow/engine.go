@@ -613,7 +613,7 @@ func (fs *funcState) summarize() *summary {
 			}
 		}
 		for i, v := range fn.FreeVars {
-			if data.has(fs.inputLabel[v]) {
+			if data.has(fs.inputLabel[v]) && !fs.reassignedBefore(v, w.instr) {
 				rw.dataFrom = append(rw.dataFrom, -1-i) // as relPath.param numbers them
 			}
 		}
@@ -983,4 +983,16 @@ func runsGoroutines(fn *ssa.Function, also, follow func(callee *ssa.Function) bo
 // inTestFile reports whether fn is declared in a _test.go file.
 func inTestFile(fn *ssa.Function) bool {
 	return strings.HasSuffix(fn.Prog.Fset.Position(fn.Pos()).Filename, "_test.go")
+}
+
+// reassignedBefore reports whether the closure assigns the captured
+// variable v on every way to instr: what instr writes from v is then its
+// own value, not the caller's.
+func (fs *funcState) reassignedBefore(v *ssa.FreeVar, instr ssa.Instruction) bool {
+	for _, ref := range *v.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == v && fs.dominates(st, instr) {
+			return true
+		}
+	}
+	return false
 }

@@ -32,7 +32,7 @@ import (
 // are siblings of the Lock in one block, the read calls nothing but len or
 // cap, and the return calls nothing unless the lock is released before it.
 func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
-	if g.BHelper || g.BInPlace || (g.Kind != LazyInit && g.Kind != Gated) {
+	if g.BHelper || g.BInPlace || g.AInPlace || (g.Kind != LazyInit && g.Kind != Gated) {
 		return analysis.SuggestedFix{}, false
 	}
 	read := src.ReadExpr(g.Read)

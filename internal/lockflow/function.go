@@ -461,6 +461,14 @@ func (fs *funcState) computeTaint() {
 								t.unionWith(fs.taint[a])
 							}
 						}
+						if fv, ok := x.X.(*ssa.FreeVar); ok && !reached {
+							// A captured variable this closure assigned
+							// before: what it assigned.
+							if v := reachingFree(fs, x, fv); v != nil {
+								t.unionWith(fs.taint[v])
+								reached = true
+							}
+						}
 						if !reached && !fs.unlockedShared(instr) && !fs.e.immutableLoad(x) {
 							t.unionWith(fs.taint[x.X])
 						}
@@ -869,14 +877,21 @@ func (fs *funcState) reachingValues(load *ssa.UnOp, a *ssa.Alloc) (vals []ssa.Va
 	default:
 		return nil, false
 	}
-	var stores, partial []*ssa.Store
+	// A definition: a store, or the call of a closure made to be called
+	// in place that assigns the variable (its value: the call, which
+	// stands for what the closure read).
+	type def struct {
+		instr ssa.Instruction
+		val   ssa.Value
+	}
+	var defs, partial []def
 	for _, ref := range *a.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.Store:
 			if x.Addr != a {
 				return nil, false
 			}
-			stores = append(stores, x)
+			defs = append(defs, def{x, x.Val})
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
 				return nil, false
@@ -889,9 +904,9 @@ func (fs *funcState) reachingValues(load *ssa.UnOp, a *ssa.Alloc) (vals []ssa.Va
 						return nil, false
 					}
 					if x.Field == field {
-						stores = append(stores, y)
+						defs = append(defs, def{y, y.Val})
 					} else {
-						partial = append(partial, y)
+						partial = append(partial, def{y, y.Val})
 					}
 				case *ssa.UnOp:
 					if y.Op != token.MUL {
@@ -902,32 +917,90 @@ func (fs *funcState) reachingValues(load *ssa.UnOp, a *ssa.Alloc) (vals []ssa.Va
 					return nil, false
 				}
 			}
+		case *ssa.MakeClosure:
+			calls, assigns, ok := closureAssigns(x, a)
+			if !ok {
+				return nil, false
+			}
+			if assigns {
+				for _, c := range calls {
+					defs = append(defs, def{c, c})
+				}
+			}
 		case *ssa.DebugRef:
 		default:
 			return nil, false
 		}
 	}
-	var best *ssa.Store
-	for _, st := range stores {
-		if fs.dominates(st, load) && (best == nil || fs.dominates(best, st)) {
-			best = st
+	var best *def
+	for i := range defs {
+		d := &defs[i]
+		if fs.dominates(d.instr, load) && (best == nil || fs.dominates(best.instr, d.instr)) {
+			best = d
 		}
 	}
 	if best == nil {
 		return nil, false
 	}
-	for _, st := range stores {
-		if st != best && fs.mayComeBetween(best, st, load) {
+	for _, d := range defs {
+		if d.instr != best.instr && fs.mayComeBetween(best.instr, d.instr, load) {
 			return nil, false
 		}
 	}
-	vals = append(vals, best.Val)
+	vals = append(vals, best.val)
 	if field < 0 {
-		for _, st := range partial {
-			vals = append(vals, st.Val)
+		for _, d := range partial {
+			vals = append(vals, d.val)
 		}
 	}
 	return vals, true
+}
+
+// closureAssigns reports, for a closure made only to be called right
+// there, its calls and whether it assigns (all or part of) the variable a
+// it captures. ok is false for any other closure, or one that hands the
+// variable on.
+func closureAssigns(mc *ssa.MakeClosure, a *ssa.Alloc) (calls []*ssa.Call, assigns, ok bool) {
+	fn, isFn := mc.Fn.(*ssa.Function)
+	if !isFn {
+		return nil, false, false
+	}
+	for _, ref := range *mc.Referrers() {
+		c, isCall := ref.(*ssa.Call)
+		if !isCall || c.Call.Value != mc || slices.Contains(c.Call.Args, ssa.Value(mc)) {
+			return nil, false, false
+		}
+		calls = append(calls, c)
+	}
+	for i, b := range mc.Bindings {
+		if b != a || i >= len(fn.FreeVars) {
+			continue
+		}
+		for _, ref := range *fn.FreeVars[i].Referrers() {
+			switch x := ref.(type) {
+			case *ssa.Store:
+				assigns = true
+			case *ssa.FieldAddr:
+				for _, fref := range *x.Referrers() {
+					switch fref.(type) {
+					case *ssa.Store:
+						assigns = true
+					case *ssa.UnOp, *ssa.DebugRef:
+					default:
+						return nil, false, false
+					}
+				}
+			case *ssa.UnOp:
+				if x.Op != token.MUL {
+					return nil, false, false
+				}
+			case *ssa.DebugRef:
+			default:
+				return nil, false, false
+			}
+		}
+	}
+	return calls, assigns, len(calls) > 0
 }
 
 // dominates reports whether instruction a runs before b on every path to b.
@@ -992,4 +1065,36 @@ func inPlace(fn *ssa.Function, call *ssa.Call) bool {
 	}
 	f, ok := mc.Fn.(*ssa.Function)
 	return ok && f.Parent() == fn
+}
+
+// reachingFree returns the value a load of the captured variable fv
+// reads when the closure itself assigned it on every way there, with no
+// other assignment in between (nil otherwise).
+func reachingFree(fs *funcState, load *ssa.UnOp, fv *ssa.FreeVar) ssa.Value {
+	var stores []*ssa.Store
+	for _, ref := range *fv.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr == fv {
+				stores = append(stores, x)
+			}
+		case *ssa.MakeClosure:
+			return nil // a nested closure may assign it too
+		}
+	}
+	var best *ssa.Store
+	for _, st := range stores {
+		if fs.dominates(st, load) && (best == nil || fs.dominates(best, st)) {
+			best = st
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	for _, st := range stores {
+		if st != best && fs.mayComeBetween(best, st, load) {
+			return nil
+		}
+	}
+	return best.Val
 }

@@ -51,6 +51,7 @@ type Gap struct {
 	// BInPlace: B is a closure called in place (to scope a defer); BOpen
 	// is the Lock inside it.
 	BInPlace bool
+	AInPlace bool // the same for A
 	// OrStale: a LazyInit write runs when the entry was missing and also
 	// when it was there but failed another test (expired, outdated).
 	OrStale bool
@@ -347,7 +348,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				// racer gets, and stores, the same child.
 				return nil
 			}
-			if w.stored != nil && fs.madeIn(w.stored, w.held, h.key) && !fs.handedBack(w.stored) {
+			if w.stored != nil && fs.madeIn(fs.assigned(w.stored), w.held, h.key) && !fs.handedBack(w.stored) {
 				// Recomputed under the write lock and kept private: a
 				// racer's entry is replaced by an equivalent one.
 				return nil
@@ -1213,7 +1214,7 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	// A closure called in place is a block of this function to whoever
 	// reads it: name its Lock, as for one written inline.
 	if pos, ok := fs.lockInPlace(aInst, a.path); g.AHelper && ok {
-		g.AOpen, g.AHelper = pos, false
+		g.AOpen, g.AHelper, g.AInPlace = pos, false, true
 	}
 	if pos, ok := fs.lockInPlace(g.BOpenInst, b.path); g.BHelper && ok {
 		g.BOpen, g.BHelper, g.BInPlace = pos, false, true
@@ -1312,6 +1313,16 @@ func (fs *funcState) directReadsOf(v ssa.Value, f func(ri int)) {
 			}
 			return
 		}
+		if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			if fv, ok := ld.X.(*ssa.FreeVar); ok {
+				if assigned := reachingFree(fs, ld, fv); assigned != nil {
+					// A captured variable this closure just assigned:
+					// the test is of what it assigned.
+					walk(assigned, depth+1)
+					return
+				}
+			}
+		}
 		if instr, ok := v.(ssa.Instruction); ok {
 			if ri, ok := fs.readIdx[instr]; ok && fs.reads[ri].value == v {
 				f(ri)
@@ -1325,6 +1336,14 @@ func (fs *funcState) directReadsOf(v ssa.Value, f func(ri int)) {
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
 				walk(x.X, depth+1)
+			} else if a := fs.localRoot(x.X); a != nil {
+				// A variable a closure called in place assigned: what
+				// the closure read.
+				if vals, ok := fs.reachingOf(x, a); ok && len(vals) == 1 {
+					if c, ok := vals[0].(*ssa.Call); ok && inPlace(fs.fn, c) {
+						walk(c, depth+1)
+					}
+				}
 			}
 		case *ssa.Extract:
 			walk(x.Tuple, depth+1)
@@ -2479,4 +2498,17 @@ func (fs *funcState) lockInPlace(instr ssa.Instruction, lock Path) (token.Pos, b
 func (fs *funcState) storedByClosure(a *ssa.Alloc, ri int) bool {
 	instr := fs.reads[ri].instr
 	return instr != nil && slices.Contains(fs.outs[instr], a)
+}
+
+// assigned looks through a load of a local variable (one a closure
+// captures, say) to the one value assigned to it that reaches the load.
+func (fs *funcState) assigned(v ssa.Value) ssa.Value {
+	if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+		if a := fs.localRoot(ld.X); a != nil {
+			if vals, ok := fs.reachingOf(ld, a); ok && len(vals) == 1 {
+				return vals[0]
+			}
+		}
+	}
+	return v
 }

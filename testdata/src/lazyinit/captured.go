@@ -56,3 +56,45 @@ func (c *Conns) DialChecked(addr string) *conn {
 	c.byAddr[addr] = cn
 	return cn
 }
+
+// DialScoped reads in a closure called in place (to scope the read
+// lock's defer) and creates inline: the same miss, reported the same.
+func (c *Conns) DialScoped(addr string) *conn {
+	var cn *conn
+	func() {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		cn = c.byAddr[addr]
+	}()
+	if cn != nil {
+		return cn
+	}
+	cn = &conn{addr: addr, inUse: make(map[int]bool)}
+	c.mu.Lock() // want `c.mu is locked again for writing after RUnlock: cn was missing under the read lock`
+	c.byAddr[addr] = cn
+	c.mu.Unlock()
+	return cn
+}
+
+// DialScopedChecked creates in a second closure that looks again.
+// Silent.
+func (c *Conns) DialScopedChecked(addr string) *conn {
+	var cn *conn
+	func() {
+		c.mu.RLock()
+		defer c.mu.RUnlock()
+		cn = c.byAddr[addr]
+	}()
+	if cn != nil {
+		return cn
+	}
+	func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if cn = c.byAddr[addr]; cn == nil {
+			cn = &conn{addr: addr, inUse: make(map[int]bool)}
+			c.byAddr[addr] = cn
+		}
+	}()
+	return cn
+}

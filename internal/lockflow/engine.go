@@ -551,8 +551,11 @@ func (fs *funcState) summarize() *summary {
 				if a := fs.flow.acquires[o]; a.helper {
 					// A sync.Map's call is a section of this function's
 					// own, as a Lock and Unlock here would be; so is a
-					// helper's whole section for what it hands back.
-					if viaHelper || isSyncMapCall(a.instr) {
+					// helper's whole section for what it hands back, when
+					// this function always calls it (a wrapper that picks
+					// one of two stores hands back a locked read only on
+					// one way, which its callers cannot tell apart).
+					if viaHelper && (inPlace(fn, a.instr) || fs.always(a.instr)) || isSyncMapCall(a.instr) {
 						if rp, ok := toRel(fn, h.path); ok {
 							return &relLock{path: rp, mode: h.mode}
 						}
@@ -995,4 +998,10 @@ func (fs *funcState) reassignedBefore(v *ssa.FreeVar, instr ssa.Instruction) boo
 		}
 	}
 	return false
+}
+
+// always reports whether instr runs on every way through the function
+// that does not branch away on a test (no control dependence).
+func (fs *funcState) always(instr ssa.Instruction) bool {
+	return fs.cd != nil && len(fs.cd.deps[instr.Block().Index]) == 0
 }

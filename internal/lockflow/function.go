@@ -1057,8 +1057,12 @@ func cutsItself(st *ssa.Store) bool {
 	return ok && load.Op == token.MUL && pathOf(load.X).key() == pathOf(st.Addr).key()
 }
 
-// inPlace reports whether call calls a closure of fn made for that call.
-func inPlace(fn *ssa.Function, call *ssa.Call) bool {
+// inPlace reports whether instr calls a closure of fn made for that call.
+func inPlace(fn *ssa.Function, instr ssa.Instruction) bool {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
 	mc, ok := call.Call.Value.(*ssa.MakeClosure)
 	if !ok {
 		return false

@@ -67,3 +67,58 @@ func (q *Quotas) RaiseIfUnchanged(tenant string, by int) bool {
 	q.limits[tenant] = seen + by
 	return true
 }
+
+// Sessions keep their entries in a store the caller configured, or, with
+// none, in memory under the memory's own lock. get and set pick one of
+// the two; the caller below only runs when a store is configured, so the
+// memory's lock is never involved there. Silent (a wrapper that calls
+// the locking helper only on some ways is not followed).
+type Sessions struct {
+	store  SessionStore
+	memory *sessionMemory
+}
+
+type SessionStore interface {
+	Get(key string) string
+	Set(key, value string)
+}
+
+type sessionMemory struct {
+	mu      sync.RWMutex
+	entries map[string]string
+}
+
+func (m *sessionMemory) Get(key string) string {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.entries[key]
+}
+
+func (m *sessionMemory) Set(key, value string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.entries[key] = value
+}
+
+func (s *Sessions) get(key string) string {
+	if s.store != nil {
+		return s.store.Get(key)
+	}
+	return s.memory.Get(key)
+}
+
+func (s *Sessions) set(key, value string) {
+	if s.store != nil {
+		s.store.Set(key, value)
+		return
+	}
+	s.memory.Set(key, value)
+}
+
+// Mirror copies one stored session to another key, in the store.
+func (s *Sessions) Mirror(from, to string) {
+	if s.store == nil {
+		return
+	}
+	s.set(to, s.get(from))
+}

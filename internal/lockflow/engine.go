@@ -524,7 +524,9 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 				v = fs.writesOwnerUnlocked(g.Lock.Root)
 				unlocked[g.Lock.Root] = v
 			}
-			g.ownerUnlocked = v
+			// Only where the lock is the owner's own (a field of the root
+			// object, not of something it points to).
+			g.ownerUnlocked = v && ownFields(g.Lock.Steps)
 			e.res.Gaps = append(e.res.Gaps, g)
 		}
 	}

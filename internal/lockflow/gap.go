@@ -639,7 +639,9 @@ func (fs *funcState) latches(w *writeSite) bool {
 	value := fs.fixedValue
 	want := value(w.stored)
 	root := capturedRoot(w.loc.Root)
-	if want == nil || root == nil {
+	if want == nil || root == nil || boxedParam(root) != nil {
+		// (A parameter a closure captures points to what the caller
+		// shares with others, not to a variable of the function's own.)
 		return false
 	}
 	top := fs.fn

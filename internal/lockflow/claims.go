@@ -251,34 +251,22 @@ func reaches(from, to *ssa.BasicBlock) bool {
 
 // keyedLockOp classifies Lock(key) and Unlock(key) of a per-key lock
 // that is not package sync's (a table of named locks, as in
-// github.com/moby/locker): a method Lock with parameters, whose type also
-// has Unlock with the same parameters. Holding one serialises the callers
-// of that key; the engine cannot tell keys apart, so it is an outer lock
-// only, like a claim.
+// github.com/moby/locker; see keyedLockCall). Holding one serialises the
+// callers of that key; the engine cannot tell keys apart, so it is an
+// outer lock only, like a claim. Only a concrete locker names one.
 func keyedLockOp(c *ssa.CallCommon) (lockOp, bool) {
-	callee := c.StaticCallee()
-	if callee == nil || callee.Signature.Recv() == nil || callee.Signature.Params().Len() == 0 || len(c.Args) == 0 {
+	if c.IsInvoke() {
 		return lockOp{}, false
 	}
-	if obj := callee.Object(); obj == nil || obj.Pkg() == nil || obj.Pkg().Path() == "sync" {
+	locker, _, acquire, ok := keyedLockCall(c)
+	if !ok {
 		return lockOp{}, false
 	}
-	op := lockOp{mode: Write, claim: true, pos: c.Pos()}
-	var pair string
-	switch callee.Name() {
-	case "Lock":
-		op.kind, pair = opAcquire, "Unlock"
-	case "Unlock":
-		op.kind, pair = opRelease, "Lock"
-	default:
-		return lockOp{}, false
+	op := lockOp{kind: opRelease, mode: Write, claim: true, pos: c.Pos()}
+	if acquire {
+		op.kind = opAcquire
 	}
-	other, _, _ := types.LookupFieldOrMethod(callee.Signature.Recv().Type(), true, nil, pair)
-	f, ok := other.(*types.Func)
-	if !ok || !types.Identical(f.Signature().Params(), callee.Signature.Params()) {
-		return lockOp{}, false
-	}
-	op.path = lockPathOf(c.Args[0])
+	op.path = lockPathOf(locker)
 	op.path.Steps += ".Lock(key);"
 	return op, true
 }

@@ -16,60 +16,44 @@ import (
 // as a locked call, as one under a sync lock does.
 
 // keyedLockCall reports whether c takes (acquire) or releases a keyed
-// lock, and returns the locker and the key.
+// lock: a method Lock (or LockKey) with parameters, whose type also has
+// Unlock (UnlockKey) with the same parameters, not package sync's. It
+// returns the locker and the key (the first argument).
 func keyedLockCall(c *ssa.CallCommon) (locker, key ssa.Value, acquire, ok bool) {
 	var name string
 	var sig *types.Signature
-	var recvType types.Type
+	var args []ssa.Value
 	switch {
 	case c.IsInvoke():
-		name, sig, recvType = c.Method.Name(), c.Signature(), c.Value.Type()
-		locker = c.Value
-		if len(c.Args) != 1 {
-			return nil, nil, false, false
-		}
-		key = c.Args[0]
+		name, sig, locker, args = c.Method.Name(), c.Signature(), c.Value, c.Args
 	default:
 		callee := c.StaticCallee()
-		if callee == nil || callee.Signature.Recv() == nil || len(c.Args) != 2 {
+		if callee == nil || callee.Signature.Recv() == nil || len(c.Args) == 0 {
 			return nil, nil, false, false
 		}
-		name, sig, recvType = callee.Name(), callee.Signature, callee.Signature.Recv().Type()
-		if obj, ok := callee.Object().(*types.Func); ok && obj.Pkg() != nil && obj.Pkg().Path() == "sync" {
+		if obj := callee.Object(); obj == nil || obj.Pkg() == nil || obj.Pkg().Path() == "sync" {
 			return nil, nil, false, false
 		}
-		locker, key = c.Args[0], c.Args[1]
+		name, sig, locker, args = callee.Name(), callee.Signature, c.Args[0], c.Args[1:]
 	}
-	var other string
+	var pair string
 	switch name {
 	case "Lock", "LockKey":
-		acquire, other = true, "Unl"+name[1:]
+		acquire, pair = true, "Unl"+name[1:]
 	case "Unlock", "UnlockKey":
-		other = "L" + name[3:]
+		pair = "L" + name[3:]
 	default:
 		return nil, nil, false, false
 	}
-	if sig.Params().Len() != 1 {
+	if sig.Params().Len() == 0 || len(args) == 0 {
 		return nil, nil, false, false
 	}
-	// The counterpart takes a key of the same type.
-	mset := types.NewMethodSet(recvType)
-	sel := mset.Lookup(nil, other)
-	if sel == nil {
-		if p, ok := recvType.(*types.Pointer); !ok {
-			sel = types.NewMethodSet(types.NewPointer(recvType)).Lookup(nil, other)
-		} else {
-			sel = types.NewMethodSet(p.Elem()).Lookup(nil, other)
-		}
-	}
-	if sel == nil {
+	other, _, _ := types.LookupFieldOrMethod(locker.Type(), true, nil, pair)
+	f, isFunc := other.(*types.Func)
+	if !isFunc || !types.Identical(f.Signature().Params(), sig.Params()) {
 		return nil, nil, false, false
 	}
-	osig, ok := sel.Type().(*types.Signature)
-	if !ok || osig.Params().Len() != 1 || !types.Identical(osig.Params().At(0).Type(), sig.Params().At(0).Type()) {
-		return nil, nil, false, false
-	}
-	return locker, key, acquire, true
+	return locker, args[0], acquire, true
 }
 
 // noteKeyedLocks marks the calls fn makes holding a keyed lock taken,

@@ -924,13 +924,7 @@ func parallelTest(callee *ssa.Function) bool {
 // loops) are taken to serve the test's calls, not to write the fake
 // behind its back.
 func stagesFake(g *Gap) bool {
-	if g.Lock.Root == nil {
-		return false
-	}
-	if _, global := g.Lock.Root.(*ssa.Global); global {
-		return false
-	}
-	if test, _ := declaredInTest(g.Fn.Prog, g.Lock.Root.Type()); !test {
+	if !locksFake(g) {
 		return false
 	}
 	top := g.Fn

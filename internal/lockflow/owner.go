@@ -669,18 +669,25 @@ func (fs *funcState) ownsTestState(loc Path) bool {
 // goroutine of its own while its parent waits; tests that do run in
 // parallel share only what package variables reach.
 
-// ownedByTestGoroutine reports whether g's lock guards state of a type the
-// tests declare, not reached from a package variable, and g's function
-// and every writer of what its stale read read run only on the tests' own
-// goroutines.
-func (e *engine) ownedByTestGoroutine(g *Gap) bool {
+// locksFake reports whether g's lock belongs to a value of a type the
+// tests declare, not reached from a package variable.
+func locksFake(g *Gap) bool {
 	if g.Lock.Root == nil {
 		return false
 	}
 	if _, global := g.Lock.Root.(*ssa.Global); global {
 		return false
 	}
-	if test, _ := declaredInTest(e.pkg.Prog, g.Lock.Root.Type()); !test {
+	test, _ := declaredInTest(g.Fn.Prog, g.Lock.Root.Type())
+	return test
+}
+
+// ownedByTestGoroutine reports whether g's lock guards state of a type the
+// tests declare, not reached from a package variable, and g's function
+// and every writer of what its stale read read run only on the tests' own
+// goroutines.
+func (e *engine) ownedByTestGoroutine(g *Gap) bool {
+	if !locksFake(g) {
 		return false
 	}
 	writers := e.writers[lockClass(g.Lock)]

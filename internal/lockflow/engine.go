@@ -722,9 +722,10 @@ func (fs *funcState) summarizeOuts(s *summary, ownLock func(lockState, bool) *re
 			if !ok {
 				continue
 			}
-			fv, ok := pathOf(st.Addr).Root.(*ssa.FreeVar)
-			if !ok {
-				continue
+			p := pathOf(st.Addr)
+			fv, ok := p.Root.(*ssa.FreeVar)
+			if !ok || p.Steps != "" && !ownFields(p.Steps) {
+				continue // (a store through the variable's pointer is not to the variable)
 			}
 			free := slices.Index(fs.fn.FreeVars, fv)
 			if free < 0 {

@@ -281,14 +281,18 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				var best Path
 				var bestHeld lockState
 				var bestPos token.Pos // a closure's own read, when it is the best
-				for _, r := range slices.Concat(h.sum.results, h.sum.outs) {
+				outs := h.sum.outs
+				if !inPlace(fn, x) {
+					outs = nil
+				}
+				for _, r := range slices.Concat(h.sum.results, outs) {
 					loc, ok1 := h.cs.resolve(r.loc)
 					held, ok2 := ownSection(instr, h.cs, r.lock, s)
 					if ok1 && ok2 && (best.Root == nil || len(loc.Steps) > len(best.Steps)) {
 						best, bestHeld, bestPos = loc, held, r.pos
 					}
 				}
-				for _, r := range h.sum.outs {
+				for _, r := range outs {
 					if r.free < len(h.cs.bindings) {
 						if a := fs.localRoot(h.cs.bindings[r.free]); a != nil && !slices.Contains(fs.outs[instr], a) {
 							fs.outs[instr] = append(fs.outs[instr], a)
@@ -328,6 +332,9 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
 						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes}
 					for _, p := range w.dataFrom {
+						if p < 0 && !inPlace(fn, x) {
+							continue // what a closure kept for later reads of a variable depends on when it runs
+						}
 						if v := h.cs.rootValue(relPath{param: p}); v != nil {
 							ws.data = append(ws.data, v)
 						}
@@ -967,7 +974,7 @@ func closureAssigns(mc *ssa.MakeClosure, a *ssa.Alloc) (calls []*ssa.Call, assig
 	}
 	for _, ref := range *mc.Referrers() {
 		c, isCall := ref.(*ssa.Call)
-		if !isCall || c.Call.Value != mc || slices.Contains(c.Call.Args, ssa.Value(mc)) {
+		if !isCall || !inPlace(a.Parent(), c) {
 			return nil, false, false
 		}
 		calls = append(calls, c)
@@ -1057,7 +1064,10 @@ func cutsItself(st *ssa.Store) bool {
 	return ok && load.Op == token.MUL && pathOf(load.X).key() == pathOf(st.Addr).key()
 }
 
-// inPlace reports whether instr calls a closure of fn made for that call.
+// inPlace reports whether instr calls a closure of fn made for that one
+// call (a function literal called where it is written, to scope a
+// defer): its body is a block of fn. A closure kept in a variable and
+// called from several places is a helper like any other.
 func inPlace(fn *ssa.Function, instr ssa.Instruction) bool {
 	call, ok := instr.(*ssa.Call)
 	if !ok {
@@ -1068,7 +1078,8 @@ func inPlace(fn *ssa.Function, instr ssa.Instruction) bool {
 		return false
 	}
 	f, ok := mc.Fn.(*ssa.Function)
-	return ok && f.Parent() == fn
+	refs := mc.Referrers()
+	return ok && f.Parent() == fn && refs != nil && len(*refs) == 1 && (*refs)[0] == instr
 }
 
 // reachingFree returns the value a load of the captured variable fv

@@ -2472,7 +2472,7 @@ func (fs *funcState) lockInPlace(instr ssa.Instruction, lock Path) (token.Pos, b
 		return token.NoPos, false
 	}
 	callee, cs := calleeOf(fs.e.pkg, call)
-	if callee == nil || callee.Parent() != fs.fn || len(cs.bindings) == 0 {
+	if callee == nil || !inPlace(fs.fn, call) || len(cs.bindings) == 0 {
 		return token.NoPos, false
 	}
 	for _, b := range callee.Blocks {

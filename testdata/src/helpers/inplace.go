@@ -89,3 +89,58 @@ func (w *Wallets) Reset(user string) {
 		w.balance[user] = 0
 	}()
 }
+
+// Limiter reserves a slot in a closure called in place and gives it back
+// inline when done: the closure changes only the limiter's own counter
+// through its pointer, and hands nothing back through the variables it
+// shares but a flag it set. Silent.
+type Limiter struct {
+	mu       sync.Mutex
+	inflight int
+	capacity int
+}
+
+func (l *Limiter) Run(work func()) bool {
+	admitted := false
+	func() {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		if l.inflight < l.capacity {
+			l.inflight++
+			admitted = true
+		}
+	}()
+	if !admitted {
+		return false
+	}
+	work()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.inflight--
+	return true
+}
+
+// Stats adds up what a call delivered with a closure kept in a variable
+// and called on each way out: each call is one whole section. Silent.
+type Stats struct {
+	mu        sync.Mutex
+	delivered int
+}
+
+func (s *Stats) Deliver(msgs []string, send func(string) bool) int {
+	n := 0
+	record := func() {
+		s.mu.Lock()
+		s.delivered += n
+		s.mu.Unlock()
+	}
+	for _, m := range msgs {
+		if !send(m) {
+			record()
+			return n
+		}
+		n++
+	}
+	record()
+	return n
+}

@@ -525,8 +525,9 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 				unlocked[g.Lock.Root] = v
 			}
 			// Only where the lock is the owner's own (a field of the root
-			// object, not of something it points to).
-			g.ownerUnlocked = v && ownFields(g.Lock.Steps)
+			// object, not of something it points to; a mutex kept behind
+			// a pointer field counts).
+			g.ownerUnlocked = v && ownFields(strings.TrimSuffix(g.Lock.Steps, "*;"))
 			e.res.Gaps = append(e.res.Gaps, g)
 		}
 	}

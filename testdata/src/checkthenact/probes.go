@@ -51,3 +51,32 @@ func (p *Probe) Stop() {
 	p.state = probeStopped
 	p.Unlock()
 }
+
+// DoChecked marks the run idle only if no Stop came since its last try.
+// Silent.
+func (p *Probe) DoChecked(check func() error) {
+	p.Lock()
+	if p.state != probeIdle {
+		p.Unlock()
+		return
+	}
+	p.state = probeRunning
+	interval := p.interval
+	p.Unlock()
+	go func() {
+		for check() != nil {
+			time.Sleep(interval)
+			p.Lock()
+			if p.state == probeStopped {
+				p.Unlock()
+				return
+			}
+			p.Unlock()
+		}
+		p.Lock()
+		if p.state == probeRunning {
+			p.state = probeIdle
+		}
+		p.Unlock()
+	}()
+}

@@ -221,7 +221,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	// something inside it (checking an entry's fields does not re-decide
 	// whether the entry is there).
 	rereadsA := func(p Path) bool {
-		return slices.ContainsFunc(aLocs, func(q Path) bool { return p.key() == q.key() })
+		return slices.ContainsFunc(aLocs, func(q Path) bool { return p.key() == q.key() || fieldOfValue(p, q) })
 	}
 	// A found the entry there and skipped creating it: a give-up in B
 	// drops the update only on that way to w. Asked only of give-ups.
@@ -2513,4 +2513,17 @@ func (fs *funcState) assigned(v ssa.Value) ssa.Value {
 		}
 	}
 	return v
+}
+
+// fieldOfValue reports whether p is a field of the struct value q holds
+// in place (q a field itself, p reached from it through fields only): a
+// test of p reads part of what q's copy was (cache.valid of a cache
+// struct copied out), unlike a field of a map entry or of what a pointer
+// points to, whose test does not re-decide which entry or object it is.
+func fieldOfValue(p, q Path) bool {
+	if p.Root != q.Root || !strings.HasPrefix(p.Steps, q.Steps) || len(p.Steps) == len(q.Steps) {
+		return false
+	}
+	last := q.Steps[strings.LastIndex(strings.TrimSuffix(q.Steps, ";"), ";")+1:]
+	return strings.HasPrefix(last, ".") && ownFields(p.Steps[len(q.Steps):])
 }

@@ -98,3 +98,38 @@ func (c *Conns) DialScopedChecked(addr string) *conn {
 	}()
 	return cn
 }
+
+// countCache is computed once and kept by value.
+type countCache struct {
+	valid bool
+	count int
+}
+
+type Segment struct {
+	mu    sync.RWMutex
+	first countCache
+	lines []string
+}
+
+// FirstCount copies the cache out, and where it is not valid yet,
+// computes it and stores it only if it is still not valid: the test of
+// the copy's valid field is made again on the field. Silent.
+func (s *Segment) FirstCount() int {
+	c := func() countCache {
+		s.mu.RLock()
+		defer s.mu.RUnlock()
+		return s.first
+	}()
+	if !c.valid {
+		n := len(s.lines)
+		c = func() countCache {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			if !s.first.valid {
+				s.first = countCache{valid: true, count: n}
+			}
+			return s.first
+		}()
+	}
+	return c.count
+}

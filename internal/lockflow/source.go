@@ -65,6 +65,9 @@ func (s *Source) Receiver(lparen token.Pos) string {
 // Callee returns the called function as written, e.g. "sd.create".
 func (s *Source) Callee(lparen token.Pos) string {
 	if c := s.CallAt(lparen); c != nil {
+		if _, lit := ast.Unparen(c.Fun).(*ast.FuncLit); lit {
+			return "the function literal called here"
+		}
 		return types.ExprString(c.Fun)
 	}
 	return ""

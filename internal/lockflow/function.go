@@ -114,7 +114,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 	if len(fn.Blocks) == 0 {
 		return nil
 	}
-	fs := &funcState{fn: fn, e: e, readIdx: make(map[ssa.Instruction]int), outs: make(map[ssa.Instruction][]*ssa.Alloc), releases: make(map[int][]ssa.Instruction),
+	fs := &funcState{fn: fn, e: e, readIdx: make(map[ssa.Instruction]int), releases: make(map[int][]ssa.Instruction),
 		dropsCallerLock: make(map[pathKey]bool)}
 	ops := make(map[ssa.Instruction]lockOp)
 	var acqs []acquire
@@ -295,6 +295,9 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				for _, r := range outs {
 					if r.free < len(h.cs.bindings) {
 						if a := fs.localRoot(h.cs.bindings[r.free]); a != nil && !slices.Contains(fs.outs[instr], a) {
+							if fs.outs == nil {
+								fs.outs = make(map[ssa.Instruction][]*ssa.Alloc)
+							}
 							fs.outs[instr] = append(fs.outs[instr], a)
 						}
 					}
@@ -939,22 +942,11 @@ func (fs *funcState) reachingValues(load *ssa.UnOp, a *ssa.Alloc) (vals []ssa.Va
 			return nil, false
 		}
 	}
-	var best *def
-	for i := range defs {
-		d := &defs[i]
-		if fs.dominates(d.instr, load) && (best == nil || fs.dominates(best.instr, d.instr)) {
-			best = d
-		}
-	}
-	if best == nil {
+	best := fs.soleReaching(len(defs), func(i int) ssa.Instruction { return defs[i].instr }, load)
+	if best < 0 {
 		return nil, false
 	}
-	for _, d := range defs {
-		if d.instr != best.instr && fs.mayComeBetween(best.instr, d.instr, load) {
-			return nil, false
-		}
-	}
-	vals = append(vals, best.val)
+	vals = append(vals, defs[best].val)
 	if field < 0 {
 		for _, d := range partial {
 			vals = append(vals, d.val)
@@ -1011,12 +1003,7 @@ func closureAssigns(mc *ssa.MakeClosure, a *ssa.Alloc) (calls []*ssa.Call, assig
 }
 
 // dominates reports whether instruction a runs before b on every path to b.
-func (fs *funcState) dominates(a, b ssa.Instruction) bool {
-	if a.Block() == b.Block() {
-		return fs.before(a, b)
-	}
-	return a.Block().Dominates(b.Block())
-}
+func (fs *funcState) dominates(a, b ssa.Instruction) bool { return runsBefore(a, b) }
 
 // mayComeBetween reports whether mid may run after first and before last.
 func (fs *funcState) mayComeBetween(first, mid, last ssa.Instruction) bool {
@@ -1093,23 +1080,33 @@ func reachingFree(fs *funcState, load *ssa.UnOp, fv *ssa.FreeVar) ssa.Value {
 			if x.Addr == fv {
 				stores = append(stores, x)
 			}
-		case *ssa.MakeClosure:
-			return nil // a nested closure may assign it too
+		case *ssa.MakeClosure, *ssa.FieldAddr:
+			return nil // a nested closure may assign it too, or a store a part of it
 		}
 	}
-	var best *ssa.Store
-	for _, st := range stores {
-		if fs.dominates(st, load) && (best == nil || fs.dominates(best, st)) {
-			best = st
-		}
-	}
-	if best == nil {
+	best := fs.soleReaching(len(stores), func(i int) ssa.Instruction { return stores[i] }, load)
+	if best < 0 {
 		return nil
 	}
-	for _, st := range stores {
-		if st != best && fs.mayComeBetween(best, st, load) {
-			return nil
+	return stores[best].Val
+}
+
+// soleReaching returns which of n definitions (def(i)) reaches use on
+// every way there with no other coming between, or -1.
+func (fs *funcState) soleReaching(n int, def func(int) ssa.Instruction, use ssa.Instruction) int {
+	best := -1
+	for i := range n {
+		if fs.dominates(def(i), use) && (best < 0 || fs.dominates(def(best), def(i))) {
+			best = i
 		}
 	}
-	return best.Val
+	if best < 0 {
+		return -1
+	}
+	for i := range n {
+		if i != best && fs.mayComeBetween(def(best), def(i), use) {
+			return -1
+		}
+	}
+	return best
 }

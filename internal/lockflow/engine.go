@@ -108,6 +108,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	e.funcs = funcs
 	e.noteMutations(funcs)
 	e.findClaims(funcs)
+	e.findSemaphores(funcs)
 	for _, fn := range funcs {
 		if e.worthAnalysing(fn) {
 			if s := e.summaryOf(fn); !s.empty() {
@@ -194,6 +195,9 @@ type engine struct {
 	claimInserts        map[ssa.Instruction]*types.Var
 	claimFields         map[*types.Var]bool
 	claimers, releasers map[*ssa.Function]*types.Var
+	// semaphores: channels of capacity one used as locks (semaphore.go),
+	// by field or package variable; nil when there are none.
+	semaphores map[any]bool
 }
 
 // staticCall is a static call of a function of the package.

@@ -128,7 +128,13 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 			if op, ok := e.claimOp(instr); ok {
 				ops[instr] = op
 				if op.kind == opAcquire {
-					acqs = append(acqs, acquire{instr: instr, path: op.path, mode: op.mode})
+					acqs = append(acqs, acquire{instr: instr, path: op.path, mode: op.mode, claim: true})
+				}
+			}
+			if op, ok := e.semaphoreOp(instr); ok {
+				ops[instr] = op
+				if op.kind == opAcquire {
+					acqs = append(acqs, acquire{instr: instr, path: op.path, mode: op.mode, claim: true})
 				}
 			}
 			call, ok := instr.(*ssa.Call)
@@ -176,7 +182,15 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 			}
 		}
 	}
-	fs.flow = computeHeld(fn, ops, acqs)
+	var enter map[*ssa.BasicBlock]int
+	for b, op := range e.semaphoreEntries(fn) {
+		if enter == nil {
+			enter = make(map[*ssa.BasicBlock]int)
+		}
+		enter[b] = len(acqs)
+		acqs = append(acqs, acquire{instr: b.Preds[0].Instrs[len(b.Preds[0].Instrs)-1], path: op.path, mode: op.mode, claim: true})
+	}
+	fs.flow = computeHeld(fn, ops, acqs, enter)
 	fs.lockedFunc = len(acqs) > 0
 	// A helper's own section holds its lock on top of whatever the caller
 	// holds at the call.

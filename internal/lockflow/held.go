@@ -118,6 +118,7 @@ type acquire struct {
 	mode   Mode
 	helper bool
 	rel    relPath // for a helper: the lock relative to the callee
+	claim  bool    // a pseudo-lock (claims.go, semaphore.go)
 }
 
 // lockFlow is the result of the held-lock data-flow of one function.
@@ -126,6 +127,9 @@ type lockFlow struct {
 	ops      map[ssa.Instruction]lockOp // direct Lock/Unlock calls (not deferred)
 	entry    map[*ssa.BasicBlock]lockState
 	acqIndex map[ssa.Instruction]int
+	// enter: blocks entered holding a lock taken on the edge into them
+	// (a select's case that took a semaphore), by acquire index.
+	enter map[*ssa.BasicBlock]int
 }
 
 // step applies one instruction to the state.
@@ -145,9 +149,9 @@ func (lf *lockFlow) step(s lockState, instr ssa.Instruction) lockState {
 // block's entry state is recomputed only when a predecessor's exit state
 // changes, so the cost is linear in the function size times the (small)
 // loop nesting depth.
-func computeHeld(fn *ssa.Function, ops map[ssa.Instruction]lockOp, acqs []acquire) *lockFlow {
+func computeHeld(fn *ssa.Function, ops map[ssa.Instruction]lockOp, acqs []acquire, enter map[*ssa.BasicBlock]int) *lockFlow {
 	lf := &lockFlow{acquires: acqs, ops: ops, entry: make(map[*ssa.BasicBlock]lockState, len(fn.Blocks)),
-		acqIndex: make(map[ssa.Instruction]int, len(acqs))}
+		acqIndex: make(map[ssa.Instruction]int, len(acqs)), enter: enter}
 	for i, a := range acqs {
 		if !a.helper {
 			lf.acqIndex[a.instr] = i
@@ -185,6 +189,10 @@ func computeHeld(fn *ssa.Function, ops map[ssa.Instruction]lockOp, acqs []acquir
 			} else {
 				in = meet(in, exit[p])
 			}
+		}
+		if i, ok := lf.enter[b]; ok {
+			a := lf.acquires[i]
+			in = in.with(heldLock{key: a.path.key(), path: a.path, mode: a.mode, openers: []int{i}, claim: a.claim})
 		}
 		if old, ok := lf.entry[b]; ok && visited[b] && equalStates(old, in) {
 			continue

@@ -57,7 +57,7 @@ func NewHeldLocks(fn *ssa.Function) *HeldLocks {
 			}
 		}
 	}
-	return &HeldLocks{flow: computeHeld(fn, ops, acqs)}
+	return &HeldLocks{flow: computeHeld(fn, ops, acqs, nil)}
 }
 
 // At returns the locks held just before instr, or nil when its block is

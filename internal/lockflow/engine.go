@@ -3,6 +3,7 @@ package lockflow
 import (
 	"fmt"
 	"go/ast"
+	"os"
 	"go/token"
 	"go/types"
 	"reflect"
@@ -522,6 +523,9 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 	fs.noteWriters()
 	unlocked := make(map[ssa.Value]bool) // by the lock's root, see writesOwnerUnlocked
 	for _, g := range fs.findGaps() {
+		if debugEnabled {
+			fmt.Fprintf(os.Stderr, "gap %s kind=%d read=%v write=%v\n", fn, g.Kind, fs.e.pass.Fset.Position(g.Read), fs.e.pass.Fset.Position(g.Write))
+		}
 		if !fs.drivesCodeUnderTest(g) && !fs.unsharedLocal(g) {
 			v, ok := unlocked[g.Lock.Root]
 			if !ok {

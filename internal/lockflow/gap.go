@@ -1,7 +1,9 @@
 package lockflow
 
 import (
+	"fmt"
 	"go/constant"
+	"os"
 	"go/token"
 	"go/types"
 	"slices"
@@ -102,6 +104,11 @@ func (fs *funcState) findGaps() []*Gap {
 	}
 	decisions := fs.staleDecisions(writesByBlock)
 	fs.index(decisions)
+	if debugEnabled {
+		for _, d := range decisions {
+			fmt.Fprintf(os.Stderr, "  decision read=%d block=%d missing=%d creates=%v\n", d.read, d.block.Index, d.missing, d.creates)
+		}
+	}
 
 	for wi := range fs.writes {
 		w := &fs.writes[wi]

@@ -3,9 +3,9 @@ package lockflow
 import (
 	"fmt"
 	"go/ast"
-	"os"
 	"go/token"
 	"go/types"
+	"os"
 	"reflect"
 	"runtime/debug"
 	"slices"

@@ -3,9 +3,9 @@ package lockflow
 import (
 	"fmt"
 	"go/constant"
-	"os"
 	"go/token"
 	"go/types"
+	"os"
 	"slices"
 	"strings"
 

@@ -118,6 +118,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		}
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
+		e.explain(g)
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g)
 	})
@@ -177,7 +178,10 @@ type engine struct {
 	// entry only where a lookup found none.
 	fieldWriters map[string][]*ssa.Function
 	insertOnly   map[string]map[*ssa.Function]bool
-	workers      map[*ssa.Function]*ssa.Go // memo of worker
+	// fieldWrites: for each field and function in fieldWriters, how the
+	// function writes it (see fieldWrite).
+	fieldWrites map[string]map[*ssa.Function]*fieldWrite
+	workers     map[*ssa.Function]*ssa.Go // memo of worker
 
 	calledLockedMemo  map[*ssa.Function]bool
 	testGoroutineMemo map[*ssa.Function]bool
@@ -281,6 +285,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.writers = make(map[string][]*ssa.Function)
 	e.fieldWriters = make(map[string][]*ssa.Function)
 	e.insertOnly = make(map[string]map[*ssa.Function]bool)
+	e.fieldWrites = make(map[string]map[*ssa.Function]*fieldWrite)
 	e.workers = make(map[*ssa.Function]*ssa.Go)
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
 	e.testGoroutineMemo = make(map[*ssa.Function]bool)

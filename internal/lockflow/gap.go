@@ -79,6 +79,9 @@ type Gap struct {
 	// ownerUnlocked: the function also writes a field of the lock's owner
 	// with no lock held (see oneAtATime).
 	ownerUnlocked bool
+	// countNonzero: the stale read only gates the write, by tests that
+	// found the integer it read not zero (see countStaysNonzero).
+	countNonzero bool
 }
 
 type staleDecision struct {
@@ -1205,6 +1208,7 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	g.Fn = fs.fn
 	g.Lock = b.path
 	g.Removal = removes(w)
+	g.countNonzero = g.Kind == Gated && fs.onNonzeroSide(ri, w)
 	g.AMode, g.BMode = a.mode, b.mode
 	first := func(openers []int) (token.Pos, ssa.Instruction, bool) {
 		var best ssa.Instruction
@@ -2456,6 +2460,63 @@ func (fs *funcState) writesOwnerUnlocked(root ssa.Value) bool {
 		if len(w.held) == 0 && w.kind == writeStore && w.loc.Root == p && ownFields(w.loc.Steps) {
 			return true
 		}
+	}
+	return false
+}
+
+// onNonzeroSide reports whether every branch on the way to w that read
+// ri's value decides compares that value, an integer, with zero, and w
+// lies on the side where it was not zero (n != 0, n > 0, the else of
+// n == 0).
+func (fs *funcState) onNonzeroSide(ri int, w *writeSite) bool {
+	v := fs.reads[ri].value
+	if v == nil {
+		return false
+	}
+	if b, ok := v.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
+		return false
+	}
+	ok, tested := true, false
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		c := ifCond(d.block)
+		if c == nil || !fs.taint[c].has(ri) {
+			return
+		}
+		tested = true
+		ok = ok && nonzeroSide(c, v, d.succ)
+	})
+	return ok && tested
+}
+
+// nonzeroSide reports whether cond compares v with zero and its successor
+// succ (0 for true, 1 for false) is taken only when v is not zero.
+func nonzeroSide(cond, v ssa.Value, succ int) bool {
+	b, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	zero := func(x ssa.Value) bool {
+		c, ok := x.(*ssa.Const)
+		return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
+	}
+	op := b.Op
+	switch {
+	case b.X == v && zero(b.Y):
+	case b.Y == v && zero(b.X):
+		switch op { // 0 < n is n > 0
+		case token.LSS:
+			op = token.GTR
+		case token.GTR:
+			op = token.LSS
+		}
+	default:
+		return false
+	}
+	switch op {
+	case token.EQL:
+		return succ == 1
+	case token.NEQ, token.GTR:
+		return succ == 0
 	}
 	return false
 }

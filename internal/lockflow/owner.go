@@ -146,9 +146,10 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		return true
 	}
 	for _, w := range writers {
-		if g.Removal && insertOnly[w] {
+		if g.Removal && insertOnly[w] || e.onlyRaises(g, w) {
 			// It only adds entries that are missing: it cannot take
-			// away or replace the one the worker decided to remove.
+			// away or replace the one the worker decided to remove. Or
+			// it only raises the count the worker found not zero.
 			continue
 		}
 		// An exported writer (the holder's own API included) may be
@@ -306,7 +307,7 @@ func (e *engine) perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function) 
 		return false // not the object's own field (c.srv.count is the server's)
 	}
 	for _, w := range writers {
-		if w != g.Fn && w != fn && !e.beforeWorker(w, obj, root) && !e.startsWorkerAfterWrites(w, root, writers) {
+		if w != g.Fn && w != fn && !e.beforeWorker(w, obj, root) && !e.startsWorkerAfterWrites(w, root, writers) && !e.onlyRaises(g, w) {
 			return false
 		}
 	}
@@ -647,9 +648,112 @@ func (fs *funcState) noteWriters() {
 			} else if !ins {
 				fs.e.insertOnly[f][fs.fn] = false
 			}
+			fs.noteFieldWrite(f, &w)
 		}
 	}
 }
+
+// fieldWrite says how a function writes a field under a lock: by its own
+// stores (increments of a counter, or others), or by calling functions of
+// the package that write it.
+type fieldWrite struct {
+	increments, other bool
+	via               []*ssa.Function
+}
+
+// noteFieldWrite records how fs's function writes the field f at w.
+func (fs *funcState) noteFieldWrite(f string, w *writeSite) {
+	m := fs.e.fieldWrites[f]
+	if m == nil {
+		m = make(map[*ssa.Function]*fieldWrite)
+		fs.e.fieldWrites[f] = m
+	}
+	how := m[fs.fn]
+	if how == nil {
+		how = &fieldWrite{}
+		m[fs.fn] = how
+	}
+	if call, ok := w.instr.(ssa.CallInstruction); ok {
+		if callee, _ := calleeOf(fs.e.pkg, call); callee != nil && callee != fs.fn {
+			if !slices.Contains(how.via, callee) {
+				how.via = append(how.via, callee)
+			}
+			return
+		}
+	}
+	if incrementsInPlace(w) {
+		how.increments = true
+	} else {
+		how.other = true
+	}
+}
+
+// incrementsInPlace reports whether w stores into a location the value
+// loaded from it plus a positive constant (x.n++, x.n += 2).
+func incrementsInPlace(w *writeSite) bool {
+	st, ok := w.instr.(*ssa.Store)
+	if !ok {
+		return false
+	}
+	b, ok := st.Val.(*ssa.BinOp)
+	if !ok || step(b) <= 0 {
+		return false
+	}
+	load, ok := b.X.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	from, to := lockPathOf(load.X), lockPathOf(st.Addr) // elements told apart by index
+	return from.Root != nil && from.key() == to.key()
+}
+
+// writesOnlyThrough reports whether fn writes the field f only by calling
+// target, directly or through functions that themselves write it only so.
+func (e *engine) writesOnlyThrough(fn *ssa.Function, f string, target *ssa.Function) bool {
+	return e.writesOnly(fn, f, map[*ssa.Function]int{}, func(*fieldWrite) bool { return false }, target)
+}
+
+// onlyIncrements reports whether fn's every write of the field f, its own
+// or through the functions it calls, adds a positive constant to it.
+func (e *engine) onlyIncrements(fn *ssa.Function, f string) bool {
+	return e.writesOnly(fn, f, map[*ssa.Function]int{}, func(how *fieldWrite) bool { return !how.other }, nil)
+}
+
+// writesOnly reports whether fn's writes of f are all calls of target, or
+// of functions satisfying the same, and its own stores satisfy direct. A
+// function met again while it is being asked about counts as not (a
+// cycle of calls); one already answered, as answered.
+func (e *engine) writesOnly(fn *ssa.Function, f string, seen map[*ssa.Function]int, direct func(*fieldWrite) bool, target *ssa.Function) bool {
+	if fn == target {
+		return true
+	}
+	how := e.fieldWrites[f][fn]
+	if how == nil {
+		return false
+	}
+	switch seen[fn] {
+	case asking:
+		return false
+	case answeredYes:
+		return true
+	}
+	seen[fn] = asking
+	if (how.increments || how.other) && !direct(how) {
+		return false
+	}
+	for _, c := range how.via {
+		if !e.writesOnly(c, f, seen, direct, target) {
+			return false
+		}
+	}
+	seen[fn] = answeredYes
+	return true
+}
+
+const (
+	asking = iota + 1
+	answeredYes
+)
 
 // ownsTestState reports whether loc is reached from a value of a type the
 // tests declare (a fake, a harness).
@@ -796,7 +900,10 @@ func testingMethod(c *ssa.CallCommon, names ...string) bool {
 // callers serialise it (one goroutine drives it, as a producer's event
 // loop drives its batch builder). A serialised function cannot race its
 // own gap; every other writer of the state must be reached only through
-// it (a helper of the lock's holder that only it calls) or not at all.
+// it (a helper of the lock's holder that only it calls), write the state
+// only by calling it (a handshake calling the one function that
+// negotiates), only raise a count the gap found not zero, or not write
+// at all.
 func (e *engine) oneAtATime(g *Gap) bool {
 	if !g.ownerUnlocked {
 		return false
@@ -806,7 +913,7 @@ func (e *engine) oneAtATime(g *Gap) bool {
 		return false
 	}
 	for _, w := range writers {
-		if w == g.Fn || ofOtherOwner(w, g) {
+		if w == g.Fn || ofOtherOwner(w, g) || e.throughGapFunction(g, w) || e.onlyRaises(g, w) {
 			continue
 		}
 		if e.escapes[w] || len(e.started[w]) > 0 || callableOutside(w) {
@@ -819,6 +926,22 @@ func (e *engine) oneAtATime(g *Gap) bool {
 		}
 	}
 	return true
+}
+
+// throughGapFunction reports whether w writes the field g's stale read
+// read only by calling g's function (a caller of it: its writes are that
+// function's, serialised with it).
+func (e *engine) throughGapFunction(g *Gap, w *ssa.Function) bool {
+	f := fieldClass(g.ReadLoc)
+	return f != "" && len(e.fieldWriters[f]) > 0 && e.writesOnlyThrough(w, f, g.Fn)
+}
+
+// onlyRaises reports whether g's stale test found a count not zero and w
+// only ever increments that count: it cannot make the count zero, so it
+// cannot undo what the test decided.
+func (e *engine) onlyRaises(g *Gap, w *ssa.Function) bool {
+	f := fieldClass(g.ReadLoc)
+	return g.countNonzero && f != "" && len(e.fieldWriters[f]) > 0 && e.onlyIncrements(w, f)
 }
 
 // ofOtherOwner reports whether w is a method of a type other than the

@@ -53,7 +53,7 @@ func isInitFunc(pkg *ssa.Package, fn *ssa.Function) bool {
 // a goroutine.
 func (e *engine) initStartsGoroutine() bool {
 	init := e.pkg.Func("init")
-	return init != nil && runsGoroutines(init, nil, nil)
+	return init != nil && runsGoroutines(init, nil, nil, nil)
 }
 
 // constructing reports whether g's lock belongs to the receiver (or

@@ -924,7 +924,7 @@ func sequentialTest(fn *ssa.Function) bool {
 		return false
 	}
 	// Parallel subtests run beside each other too.
-	return !runsGoroutines(top, parallelTest, nil)
+	return !runsGoroutines(top, parallelTest, nil, nil)
 }
 
 func parallelTest(callee *ssa.Function) bool {
@@ -937,7 +937,8 @@ func parallelTest(callee *ssa.Function) bool {
 // the fake only through what the test hands it, and a call of it returns
 // before the test goes on; goroutines it starts on its own (a server's
 // loops) are taken to serve the test's calls, not to write the fake
-// behind its back.
+// behind its back, and so is a goroutine the test starts only to run a
+// server's Serve loop on a listener (servesListener).
 func stagesFake(g *Gap) bool {
 	if !locksFake(g) {
 		return false
@@ -946,14 +947,96 @@ func stagesFake(g *Gap) bool {
 	for top.Parent() != nil {
 		top = top.Parent()
 	}
-	return testEntry(top) && !runsGoroutines(top, parallelTest, inTestFile)
+	return testEntry(top) && !runsGoroutines(top, parallelTest, inTestFile, servesListener)
+}
+
+// servesListener reports whether the go statement starts nothing but a
+// server's Serve loop on a listener (a method named Serve... taking a
+// net.Listener, as net/http's and gRPC's servers have): directly, or in a
+// closure that otherwise only reports how the loop ended (testing's
+// methods, errors, fmt, log, builtins, a WaitGroup's Done). Such a
+// goroutine runs the code under test on the requests the test makes.
+func servesListener(g *ssa.Go) bool {
+	if servesCall(g.Common()) {
+		return true
+	}
+	mc, ok := g.Call.Value.(*ssa.MakeClosure)
+	if !ok || len(g.Call.Args) != 0 {
+		return false
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || len(fn.AnonFuncs) > 0 {
+		return false
+	}
+	serves := false
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(*ssa.Go); ok {
+				return false
+			}
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			c := call.Common()
+			switch {
+			case servesCall(c):
+				serves = true
+				continue
+			case testingMethod(c, "Log", "Logf", "Error", "Errorf", "Fatal", "Fatalf"):
+				continue
+			}
+			if _, ok := c.Value.(*ssa.Builtin); ok {
+				continue
+			}
+			callee := c.StaticCallee()
+			if callee == nil || callee.Pkg == nil {
+				return false
+			}
+			switch callee.Pkg.Pkg.Path() {
+			case "errors", "fmt", "log":
+				continue
+			case "sync":
+				if callee.Name() == "Done" {
+					continue
+				}
+			}
+			return false
+		}
+	}
+	return serves
+}
+
+// servesCall reports whether c calls a method named Serve... with a
+// net.Listener argument.
+func servesCall(c *ssa.CallCommon) bool {
+	var sig *types.Signature
+	var name string
+	switch {
+	case c.Method != nil:
+		name, sig = c.Method.Name(), c.Method.Type().(*types.Signature)
+	case c.StaticCallee() != nil:
+		name, sig = c.StaticCallee().Name(), c.StaticCallee().Signature
+	default:
+		return false
+	}
+	if !strings.HasPrefix(name, "Serve") || sig.Recv() == nil {
+		return false
+	}
+	for i := range sig.Params().Len() {
+		if n, ok := types.Unalias(sig.Params().At(i).Type()).(*types.Named); ok && n.Obj().Pkg() != nil &&
+			n.Obj().Pkg().Path() == "net" && n.Obj().Name() == "Listener" {
+			return true
+		}
+	}
+	return false
 }
 
 // runsGoroutines reports whether fn, a closure it makes or a function of
-// its package it calls, starts a goroutine: by a go statement, a group's
-// Go method (sync.WaitGroup, errgroup), time.AfterFunc, or a call also
-// says does.
-func runsGoroutines(fn *ssa.Function, also, follow func(callee *ssa.Function) bool) bool {
+// its package it calls, starts a goroutine: by a go statement (other than
+// those skip accepts), a group's Go method (sync.WaitGroup, errgroup),
+// time.AfterFunc, or a call also says does.
+func runsGoroutines(fn *ssa.Function, also, follow func(callee *ssa.Function) bool, skip func(*ssa.Go) bool) bool {
 	seen := make(map[*ssa.Function]bool)
 	var starts func(f *ssa.Function) bool
 	starts = func(f *ssa.Function) bool {
@@ -963,7 +1046,10 @@ func runsGoroutines(fn *ssa.Function, also, follow func(callee *ssa.Function) bo
 		seen[f] = true
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
-				if _, ok := instr.(*ssa.Go); ok {
+				if g, ok := instr.(*ssa.Go); ok {
+					if skip != nil && skip(g) {
+						continue
+					}
 					return true
 				}
 				call, ok := instr.(ssa.CallInstruction)

@@ -247,7 +247,7 @@ func flightCall(c *ssa.CallCommon) flight {
 // calledBack returns the closure of the package that call hands to a
 // standard function that calls it back before returning, on the caller's
 // goroutine (sync.Map's Range, sort.Slice, the slices package's ...Func
-// functions), when the closure is made for that call alone: for the call
+// functions, runtime/pprof's Do), when the closure is made for that call alone: for the call
 // structure it is called there, under whatever locks the caller holds.
 func calledBack(call *ssa.Call) *ssa.Function {
 	callee := call.Call.StaticCallee()
@@ -286,6 +286,8 @@ func callsBack(fn *ssa.Function) bool {
 		return name == "Slice" || name == "SliceStable" || name == "Search" || name == "Find"
 	case "slices":
 		return strings.HasSuffix(name, "Func")
+	case "runtime/pprof":
+		return name == "Do"
 	}
 	return false
 }

@@ -293,6 +293,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.globalSet = make(map[*ssa.Global]bool)
 	e.counted = make(map[*types.Var]bool)
 	var ops []*ssa.Value
+	tf := fieldFuncs(funcs)
 	for _, fn := range funcs {
 		// Tests call the package's functions on their own, one goroutine
 		// at a time; the locking contract is what the package's own
@@ -311,6 +312,11 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					}
 					if f := calledBack(c); f != nil && !unseen(f) {
 						e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: instr, callback: true})
+					}
+					if field := tf.calls[instr]; field != nil {
+						for _, f := range tf.stored[field] {
+							e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: instr})
+						}
 					}
 				}
 				if g, ok := instr.(*ssa.Go); ok {
@@ -332,6 +338,9 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					}
 					if i == 0 && onlyCalled(instr, f) {
 						continue // a closure made to be called or started right here
+					}
+					if tf.quiet[instr] {
+						continue // kept in a field of the tests' own that is only called
 					}
 					e.escapes[f] = true
 				}

@@ -854,20 +854,43 @@ func isTestingType(t types.Type, name string) bool {
 }
 
 // runBySubtest reports whether the closure fn is only made to be handed,
-// as the function to run, to testing's Run or Fuzz.
+// as the function to run, to testing's Run or Fuzz (Fuzz takes it as an
+// interface value; a literal that captures nothing is the function
+// itself, with no closure made).
 func runBySubtest(fn *ssa.Function) bool {
+	handed := func(v ssa.Value, r ssa.Instruction) bool {
+		if mi, ok := r.(*ssa.MakeInterface); ok {
+			if len(*mi.Referrers()) != 1 {
+				return false
+			}
+			v, r = mi, (*mi.Referrers())[0]
+		}
+		c, ok := r.(*ssa.Call)
+		if !ok || !testingMethod(c.Common(), "Run", "Fuzz") {
+			return false
+		}
+		args := c.Common().Args
+		return args[len(args)-1] == v && !slices.Contains(args[:len(args)-1], v)
+	}
 	made := 0
+	var ops []*ssa.Value
 	for _, b := range fn.Parent().Blocks {
 		for _, instr := range b.Instrs {
-			mc, ok := instr.(*ssa.MakeClosure)
-			if !ok || mc.Fn != fn {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				made++
+				for _, r := range *mc.Referrers() {
+					if !handed(mc, r) {
+						return false
+					}
+				}
 				continue
 			}
-			made++
-			for _, r := range *mc.Referrers() {
-				c, ok := r.(*ssa.Call)
-				if !ok || !testingMethod(c.Common(), "Run", "Fuzz") || c.Common().Args[len(c.Common().Args)-1] != mc {
-					return false
+			for _, o := range instr.Operands(ops[:0]) {
+				if *o == ssa.Value(fn) {
+					made++
+					if !handed(fn, instr) {
+						return false
+					}
 				}
 			}
 		}

@@ -36,5 +36,5 @@ func TestAllPassesAllFixtures(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), all,
 		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "checkthenact",
 		"mutexmapseed", "mutexmapplain", "mutexmapkeys", "mutexmapsafe", "mutexmapwrap", "mutexmapgeneric", "mutexmaptypes", "testharness",
-		"startup", "startup/prewarm", "startup/tenants", "syncmap", "mutexmapstats", "perrequest")
+		"startup", "startup/prewarm", "startup/tenants", "startup/lazytables", "syncmap", "mutexmapstats", "perrequest")
 }

@@ -120,7 +120,8 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || stagesFake(g) || e.ownedByTestGoroutine(g) ||
-			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g)
+			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
+			e.underOnce(g)
 	})
 	e.markInitEntries()
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
@@ -200,6 +201,8 @@ type engine struct {
 	claimInserts        map[ssa.Instruction]*types.Var
 	claimFields         map[*types.Var]bool
 	claimers, releasers map[*ssa.Function]*types.Var
+	// once: the package's sync.Once calls (once.go); nil until asked.
+	once *onceCtx
 	// semaphores: channels of capacity one used as locks (semaphore.go),
 	// by field or package variable; nil when there are none.
 	semaphores map[any]bool

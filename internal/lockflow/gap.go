@@ -1037,7 +1037,7 @@ func (fs *funcState) sideWrites(br branch, loc Path, writesByBlock map[*ssa.Basi
 		}
 		seen[b] = true
 		for _, wi := range writesByBlock[b] {
-			if fs.writes[wi].loc.overlaps(loc) {
+			if w := &fs.writes[wi]; w.loc.overlaps(loc) && !fs.onlyWhereThere(w, loc) {
 				return true
 			}
 		}
@@ -1048,6 +1048,38 @@ func (fs *funcState) sideWrites(br branch, loc Path, writesByBlock map[*ssa.Basi
 		}
 	}
 	return false
+}
+
+// onlyWhereThere reports whether w runs only where a test in its own
+// section found loc there (a comma-ok or nil test of it, the write on the
+// present side), in this function or inside the helper w calls: it
+// rewrites an entry that exists, and cannot create a missing one.
+func (fs *funcState) onlyWhereThere(w *writeSite, loc Path) bool {
+	if slices.ContainsFunc(w.guards, func(g guard) bool {
+		return g.existence && !g.writeOnMissing && g.loc.key() == loc.key()
+	}) {
+		return true
+	}
+	found := false
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		cond := ifCond(d.block)
+		if found || cond == nil {
+			return
+		}
+		subj, missing, ok := existenceTest(cond)
+		if !ok || d.succ == missing {
+			return
+		}
+		fs.directReads(subj, func(ri int) {
+			r := &fs.reads[ri]
+			for _, h := range r.held {
+				if r.loc.key() == loc.key() && sameSection(r.held, w.held, h.key) {
+					found = true
+				}
+			}
+		})
+	})
+	return found
 }
 
 func (fs *funcState) reachable(from, to *ssa.BasicBlock) bool {

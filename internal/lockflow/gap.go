@@ -607,7 +607,7 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 	}
 	// A latch is set again harmlessly whatever was read of it or of the
 	// variable holding it.
-	latch := r.loc.Root == w.loc.Root && strings.HasPrefix(w.loc.Steps, r.loc.Steps) && fs.latches(w) &&
+	latch := r.loc.Root == w.loc.Root && strings.HasPrefix(w.loc.Steps, r.loc.Steps) && fs.latches(w, h) &&
 		!fs.actsOnDecision(w, fs.readIdx[r.instr])
 	if w.loc.key() != r.loc.key() && !latch {
 		return false
@@ -651,18 +651,28 @@ func (fs *funcState) flushes(w *writeSite, r *readSite, h heldLock) bool {
 // the function and its closures stores: a constant or a package variable
 // set only by init. Such a location only ever moves to that value, so
 // storing it again after a stale check is a no-op.
-func (fs *funcState) latches(w *writeSite) bool {
+//
+// A parameter a closure captures points to what the caller shares with
+// others, not to a variable of the function's own; it counts only when
+// the lock h is itself a variable of the function: no one outside the
+// call can take it, so a store there by anyone else would race with the
+// reads made under it.
+func (fs *funcState) latches(w *writeSite, h heldLock) bool {
 	value := fs.fixedValue
 	want := value(w.stored)
 	root := capturedRoot(w.loc.Root)
-	if want == nil || root == nil || boxedParam(root) != nil {
-		// (A parameter a closure captures points to what the caller
-		// shares with others, not to a variable of the function's own.)
+	if want == nil || root == nil {
 		return false
 	}
 	top := fs.fn
 	for top.Parent() != nil {
 		top = top.Parent()
+	}
+	if boxedParam(root) != nil {
+		lock := capturedRoot(h.path.Root)
+		if lock == nil || lock.Parent() != top || boxedParam(lock) != nil || h.path.Steps != "" && !ownFields(h.path.Steps) {
+			return false
+		}
 	}
 	same := true
 	stores := 0
@@ -701,7 +711,14 @@ func (fs *funcState) actsOnDecision(w *writeSite, ri int) bool {
 	acts := false
 	fs.eachDep(wb, func(d branch) {
 		c := ifCond(d.block)
-		if acts || c == nil || !fs.taint[c].has(ri) {
+		if acts || c == nil {
+			return
+		}
+		// A branch on what ri decided elsewhere (a loop's next round,
+		// taken because this round's test passed) is not its test.
+		tests := false
+		fs.directReads(c, func(j int) { tests = tests || j == ri })
+		if !tests {
 			return
 		}
 		from := d.block.Succs[d.succ]

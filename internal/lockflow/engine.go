@@ -556,7 +556,13 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 			e.res.Gaps = append(e.res.Gaps, g)
 		}
 	}
-	return fs.summarize()
+	sum = fs.summarize()
+	if debugEnabled {
+		for _, w := range sum.writes {
+			fmt.Fprintf(os.Stderr, "  summary write %+v\n", w)
+		}
+	}
+	return sum
 }
 
 // summarize expresses what fs's function does in terms of its inputs.
@@ -660,11 +666,13 @@ func (fs *funcState) summarize() *summary {
 		// Any fresh read that decides the write may be what a caller's
 		// stale read needs re-checked; the caller picks the ones it needs.
 		anyLoc := func(Path) bool { return true }
-		var gs []guard
+		// Version guards first: they are what a caller needs most, and
+		// the guards kept are bounded.
+		gs := fs.versionGuards(w)
 		if len(w.held) > 0 {
-			gs = fs.inlineGuards(w, k, anyLoc, wb, w.loc)
+			gs = append(gs, fs.inlineGuards(w, k, anyLoc, wb, w.loc)...)
 		} else {
-			gs = fs.unlockedGuards(w, wb)
+			gs = append(gs, fs.unlockedGuards(w, wb)...)
 		}
 		gs = append(gs, w.guards...)
 		rw.resolved = fs.resolvedEarlier(w)
@@ -673,7 +681,18 @@ func (fs *funcState) summarize() *summary {
 			if !ok || len(rw.guards) >= maxGuards {
 				continue
 			}
-			rg := relGuard{loc: gl, existence: g.existence, writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates}
+			against := 0
+			if g.against != nil {
+				// A helper's version guard is this function's when what
+				// it compares with comes from a parameter here too.
+				p := fs.paramCarried(g.against, 0)
+				if p < 0 {
+					continue
+				}
+				against = 1 + p
+			}
+			rg := relGuard{loc: gl, existence: g.existence, writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates,
+				against: against}
 			if !slices.Contains(rw.guards, rg) {
 				rw.guards = append(rw.guards, rg)
 			}

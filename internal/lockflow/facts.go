@@ -32,6 +32,11 @@ func (f *LockSummary) String() string {
 		if w.Lock != nil {
 			s += " under " + w.Lock.Path.String()
 		}
+		for _, g := range w.Guards {
+			if g.Against > 0 {
+				s += fmt.Sprintf(" where %s matches arg%d", g.Loc, g.Against-1)
+			}
+		}
 		parts = append(parts, s)
 	}
 	for _, r := range f.Results {
@@ -96,6 +101,9 @@ type FactWrite struct {
 type FactGuard struct {
 	Loc                                       FactPath
 	Existence, WriteOnMissing, MissingCreates bool
+	// Against: 1+i when the guard compares its fresh read with what
+	// parameter i carries (relGuard.against).
+	Against int `json:",omitempty"`
 }
 
 type FactRead struct {
@@ -141,7 +149,8 @@ func (s *summary) toFact() *LockSummary {
 		}
 		for _, g := range w.guards {
 			if gl, ok := path(g.loc); ok {
-				fw.Guards = append(fw.Guards, FactGuard{Loc: gl, Existence: g.existence, WriteOnMissing: g.writeOnMissing, MissingCreates: g.missingCreates})
+				fw.Guards = append(fw.Guards, FactGuard{Loc: gl, Existence: g.existence, WriteOnMissing: g.writeOnMissing, MissingCreates: g.missingCreates,
+					Against: g.against})
 			}
 		}
 		for _, p := range w.resolved {
@@ -206,7 +215,8 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		}
 		for _, g := range w.Guards {
 			if gl, ok := path(g.Loc); ok {
-				rw.guards = append(rw.guards, relGuard{loc: gl, existence: g.Existence, writeOnMissing: g.WriteOnMissing, missingCreates: g.MissingCreates})
+				rw.guards = append(rw.guards, relGuard{loc: gl, existence: g.Existence, writeOnMissing: g.WriteOnMissing, missingCreates: g.MissingCreates,
+					against: g.Against})
 			}
 		}
 		for _, p := range w.Resolved {

@@ -73,6 +73,10 @@ type guard struct {
 	writeOnMissing bool
 	missingCreates bool
 	branch         branch // for guards in this function
+	// against: the value the re-read is compared with, when it is a
+	// version or generation a parameter carries (see versionGuards): in
+	// the helper that parameter, at a call the caller's argument.
+	against ssa.Value
 }
 
 // funcState is everything the engine derives about one function.
@@ -357,10 +361,18 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 					for _, g := range w.guards {
-						if gl, ok := h.cs.resolve(g.loc); ok {
-							ws.guards = append(ws.guards, guard{loc: gl, read: -1, existence: g.existence,
-								writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates})
+						gl, ok := h.cs.resolve(g.loc)
+						if !ok {
+							continue
 						}
+						var against ssa.Value
+						if g.against > 0 {
+							if against = h.cs.rootValue(relPath{param: g.against - 1}); against == nil {
+								continue
+							}
+						}
+						ws.guards = append(ws.guards, guard{loc: gl, read: -1, existence: g.existence,
+							writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates, against: against})
 					}
 					for _, p := range w.resolved {
 						if rl, ok := h.cs.resolve(p); ok {

@@ -251,6 +251,16 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	}
 	guards := fs.inlineGuards(w, h.key, rereadsA, writesByBlock, r.loc)
 	for _, g := range w.guards {
+		if g.against != nil {
+			// The helper reads again what A read and writes only where it
+			// agrees with the version or generation the caller handed it:
+			// re-validated, if that value carries the stale read. Compared
+			// with anything else, it is no re-check of this read.
+			if fs.taint[g.against].has(ri) && (rereadsA(g.loc) || fs.insideA(aLocs, g.loc)) {
+				return nil
+			}
+			continue
+		}
 		if rereadsA(g.loc) {
 			guards = append(guards, g)
 		} else if g.existence && !g.writeOnMissing && removes(w) && g.loc.overlaps(w.loc) && fs.insideA(aLocs, g.loc) &&

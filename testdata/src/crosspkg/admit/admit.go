@@ -56,3 +56,19 @@ func (a *Admitter) PurgeMarked() {
 		a.set.Remove(k) // want `a.set.mu is locked again by a.set.Remove after the section that checked: the write is decided by a.set.Marked\(\)`
 	}
 }
+
+// Handover gives name's lease to holder unless a later grant took it in
+// between: Renew compares the generation Get handed back.
+func Handover(l *store.Leases, name, holder string) bool {
+	le := l.Get(name)
+	le.Holder = holder
+	return l.Renew(name, le)
+}
+
+// Steal writes the lease back with Put, which looks at nothing: a grant
+// made in between is overwritten.
+func Steal(l *store.Leases, name, holder string) {
+	le := l.Get(name)
+	le.Holder = holder
+	l.Put(name, le) // want `l.mu is locked again by l.Put after the section that checked: the value written derives from le`
+}

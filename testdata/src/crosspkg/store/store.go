@@ -93,3 +93,41 @@ func (s *Set) Remove(k string) { // want Remove:`locks arg0.mu; writes arg0.item
 	defer s.mu.Unlock()
 	delete(s.items, k)
 }
+
+// Leases holds one lease per name, each with the generation of the grant
+// that made it.
+type Leases struct {
+	mu     sync.Mutex
+	leases map[string]Lease
+}
+
+type Lease struct {
+	Gen    uint64
+	Holder string
+}
+
+// Get returns name's lease as it is now.
+func (l *Leases) Get(name string) Lease { // want Get:`locks arg0.mu; returns arg0.leases read under arg0.mu; returns arg0.leases\[...\] read under arg0.mu`
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.leases[name]
+}
+
+// Renew stores le unless name's lease comes from a later grant than le:
+// of the two, it keeps the newer.
+func (l *Leases) Renew(name string, le Lease) bool { // want Renew:`locks arg0.mu; writes arg0.leases\[...\] under arg0.mu where arg0.leases\[...\] matches arg2`
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if cur := l.leases[name]; cur.Gen > le.Gen {
+		return false
+	}
+	l.leases[name] = le
+	return true
+}
+
+// Put stores le, whatever name holds now.
+func (l *Leases) Put(name string, le Lease) { // want Put:`locks arg0.mu; writes arg0.leases\[...\] under arg0.mu$`
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.leases[name] = le
+}

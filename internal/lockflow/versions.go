@@ -1,0 +1,245 @@
+package lockflow
+
+import (
+	"go/constant"
+	"go/token"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Re-validation by version inside a helper. A caller reads state in
+// section A (a reservation, an entry and the generation it carries) and
+// hands what it read to a helper that opens section B; the helper reads
+// the state again and writes only where what it finds agrees with the
+// caller's value: the same generation (or the same object), or one no
+// newer than the caller's (it keeps the newer of the two). Its summary
+// records, for the write, the location read again and the parameter it
+// was compared with (relGuard.against); a caller whose argument carries
+// its stale read has that read re-checked in B.
+
+// versionGuards lists the tests of fs that compare a value read afresh in
+// w's section with one a parameter carries, when every way to w passes
+// one of them on the side where they agree. A flag set on either side of
+// such a test and tested later (lost := true ... if lost { return }) is
+// followed as the test it records.
+func (fs *funcState) versionGuards(w *writeSite) []guard {
+	type cand struct {
+		reads []int
+		param ssa.Value
+	}
+	var cands []cand
+	agree := make(map[*ssa.BasicBlock]int)
+	for _, b := range fs.fn.Blocks {
+		cond, ok := ifCond(b).(*ssa.BinOp)
+		if !ok {
+			continue
+		}
+		for _, swapped := range []bool{false, true} {
+			x, y := cond.X, cond.Y
+			if swapped {
+				x, y = y, x
+			}
+			if fs.paramCarried(y, 0) < 0 {
+				continue
+			}
+			var reads []int
+			fs.freshReads(x, 0, func(ri int) {
+				if fs.inSectionOf(&fs.reads[ri], w) && !slices.Contains(reads, ri) {
+					reads = append(reads, ri)
+				}
+			})
+			if len(reads) == 0 {
+				continue
+			}
+			side := -1
+			switch cond.Op {
+			case token.EQL:
+				side = 0
+			case token.NEQ:
+				side = 1
+			case token.LSS, token.LEQ, token.GTR, token.GEQ:
+				// fresh < caller's: the caller's is newer, write.
+				if older := cond.Op == token.LSS || cond.Op == token.LEQ; older != swapped {
+					side = 0
+				} else {
+					side = 1
+				}
+			}
+			if side < 0 {
+				continue
+			}
+			if s, ok := agree[b]; ok && s != side {
+				delete(agree, b) // the two operands pull both ways: no test
+				continue
+			}
+			agree[b] = side
+			cands = append(cands, cand{reads, y})
+		}
+	}
+	if len(cands) == 0 || fs.reachesAvoiding(w.instr.Block(), agree) {
+		return nil
+	}
+	var out []guard
+	for _, c := range cands {
+		for _, ri := range c.reads {
+			out = append(out, guard{loc: fs.reads[ri].loc, read: ri, against: c.param})
+		}
+	}
+	return out
+}
+
+// inSectionOf reports whether r is read in the section w writes in (both
+// with no lock held when w relies on its caller's).
+func (fs *funcState) inSectionOf(r *readSite, w *writeSite) bool {
+	if len(w.held) == 0 {
+		return len(r.held) == 0 && r.instr != nil
+	}
+	for _, h := range w.held {
+		if sameSection(r.held, w.held, h.key) {
+			return true
+		}
+	}
+	return false
+}
+
+// freshReads calls f for the reads v is, by value: through fields and
+// local copies (cur := m[k]; cur.gen), as directReads does for the rest.
+func (fs *funcState) freshReads(v ssa.Value, depth int, f func(ri int)) {
+	if depth > 8 || v == nil {
+		return
+	}
+	if instr, ok := v.(ssa.Instruction); ok {
+		if ri, ok := fs.readIdx[instr]; ok && fs.reads[ri].value == v {
+			f(ri)
+			return
+		}
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		if x.Op == token.MUL {
+			if a := fs.localRoot(x.X); a != nil {
+				if vals, ok := fs.reachingOf(x, a); ok {
+					for _, val := range vals {
+						fs.freshReads(val, depth+1, f)
+					}
+				}
+				return
+			}
+		}
+	case *ssa.Field:
+		fs.freshReads(x.X, depth+1, f)
+		return
+	case *ssa.Extract:
+		fs.freshReads(x.Tuple, depth+1, f)
+		return
+	}
+	fs.directReads(v, f)
+}
+
+// paramCarried returns the index of the parameter v is a copy of, or of
+// part of (a field of a struct passed by value, through local copies),
+// or -1. A field read through a pointer parameter is read now, not
+// carried in.
+func (fs *funcState) paramCarried(v ssa.Value, depth int) int {
+	if depth > 8 {
+		return -1
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		return slices.Index(fs.fn.Params, x)
+	case *ssa.Field:
+		return fs.paramCarried(x.X, depth+1)
+	case *ssa.ChangeType:
+		return fs.paramCarried(x.X, depth+1)
+	case *ssa.Convert:
+		return fs.paramCarried(x.X, depth+1)
+	case *ssa.MakeInterface:
+		return fs.paramCarried(x.X, depth+1)
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return -1
+		}
+		a := fs.localRoot(x.X)
+		if a == nil {
+			return -1
+		}
+		vals, ok := fs.reachingOf(x, a)
+		if !ok || len(vals) == 0 {
+			return -1
+		}
+		p := -1
+		for i, val := range vals {
+			q := fs.paramCarried(val, depth+1)
+			if q < 0 || i > 0 && q != p {
+				return -1
+			}
+			p = q
+		}
+		return p
+	}
+	return -1
+}
+
+// reachesAvoiding reports whether target can be reached from the entry
+// without taking, at the blocks of agree, the successor they map to. A
+// branch on a boolean phi of its own block, entered from a predecessor
+// that gives the phi a constant, takes only the successor that constant
+// chooses.
+func (fs *funcState) reachesAvoiding(target *ssa.BasicBlock, agree map[*ssa.BasicBlock]int) bool {
+	type edge struct{ from, to *ssa.BasicBlock }
+	entry := fs.fn.Blocks[0]
+	work := []edge{{nil, entry}}
+	seen := map[edge]bool{{nil, entry}: true}
+	for len(work) > 0 {
+		e := work[len(work)-1]
+		work = work[:len(work)-1]
+		b := e.to
+		if b == target {
+			return true
+		}
+		succs := b.Succs
+		if a, ok := agree[b]; ok && len(succs) == 2 {
+			succs = succs[1-a : 2-a]
+		} else if s, ok := flagSucc(b, e.from); ok {
+			succs = succs[s : s+1]
+		}
+		for _, s := range succs {
+			if ne := (edge{b, s}); !seen[ne] {
+				seen[ne] = true
+				work = append(work, ne)
+			}
+		}
+	}
+	return false
+}
+
+// flagSucc returns the successor b's branch takes when b is entered from
+// pred and branches on a boolean phi of b (or its negation) that pred
+// gives a constant.
+func flagSucc(b, pred *ssa.BasicBlock) (int, bool) {
+	if pred == nil || len(b.Succs) != 2 {
+		return 0, false
+	}
+	cond := ifCond(b)
+	neg := false
+	if u, ok := cond.(*ssa.UnOp); ok && u.Op == token.NOT {
+		cond, neg = u.X, true
+	}
+	phi, ok := cond.(*ssa.Phi)
+	if !ok || phi.Block() != b {
+		return 0, false
+	}
+	i := slices.Index(b.Preds, pred)
+	if i < 0 || i >= len(phi.Edges) {
+		return 0, false
+	}
+	c, ok := phi.Edges[i].(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+		return 0, false
+	}
+	if constant.BoolVal(c.Value) != neg {
+		return 0, true
+	}
+	return 1, true
+}

@@ -639,7 +639,7 @@ func (fs *funcState) summarize() *summary {
 		if !ok {
 			continue
 		}
-		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes}
+		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes, key: w.key}
 		if w.kind == writeCall {
 			rw.kind = w.inner
 		}

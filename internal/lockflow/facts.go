@@ -96,6 +96,7 @@ type FactWrite struct {
 	Takes      bool
 	DataFrom   []int
 	Resolved   []FactPath
+	Key        string `json:",omitempty"` // relWrite.key
 }
 
 type FactGuard struct {
@@ -139,7 +140,7 @@ func (s *summary) toFact() *LockSummary {
 			continue
 		}
 		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, Takes: w.takes,
-			DataFrom: w.dataFrom}
+			DataFrom: w.dataFrom, Key: w.key}
 		if w.lock != nil {
 			l, ok := lock(*w.lock)
 			if !ok {
@@ -205,7 +206,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 			continue
 		}
 		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, takes: w.Takes,
-			dataFrom: w.DataFrom}
+			dataFrom: w.DataFrom, key: w.Key}
 		if w.Lock != nil {
 			l, ok := lock(*w.Lock)
 			if !ok {

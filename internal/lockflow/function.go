@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -58,6 +59,9 @@ type writeSite struct {
 	// it takes elements out.
 	takes  bool
 	guards []guard // re-checks inside a called helper
+	// key: the map entry written is under this constant key (see
+	// constKey); "" when the key is not a constant.
+	key string
 	// resolved: what a called helper reads in an earlier section of its
 	// own to decide the write.
 	resolved []Path
@@ -245,7 +249,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				if loc.isShared(fn) {
 					loc.Steps += "[];"
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeMapUpdate,
-						stored: x.Value, data: []ssa.Value{x.Value}, base: x.Map, pos: x.Pos(), collection: true})
+						stored: x.Value, data: []ssa.Value{x.Value}, base: x.Map, pos: x.Pos(), collection: true, key: constKey(x.Key)})
 				}
 			case *ssa.Call:
 				if op, ok := fs.flow.ops[instr]; ok && op.kind == opRelease {
@@ -272,7 +276,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						if loc := pathOf(x.Call.Args[0]); loc.isShared(fn) {
 							loc.Steps += "[];"
 							fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: kind,
-								base: x.Call.Args[0], pos: x.Pos(), collection: true, removal: true})
+								base: x.Call.Args[0], pos: x.Pos(), collection: true, removal: true, key: deleteKey(x)})
 						}
 					}
 				}
@@ -351,7 +355,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
-						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes}
+						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes, key: w.key}
 					for _, p := range w.dataFrom {
 						if p < 0 && !inPlace(fn, x) {
 							continue // what a closure kept for later reads of a variable depends on when it runs
@@ -425,6 +429,54 @@ func (fs *funcState) addRead(instr ssa.Instruction, v ssa.Value, loc Path, held 
 	}
 	fs.readIdx[instr] = len(fs.reads)
 	fs.reads = append(fs.reads, readSite{instr: instr, value: v, loc: loc, held: held, pos: instr.Pos()})
+}
+
+// constKey renders a map key that is a constant; "" for any other.
+// Entries under two different constant keys are different entries.
+func constKey(v ssa.Value) string {
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil {
+		return c.Value.ExactString()
+	}
+	return ""
+}
+
+// deleteKey is constKey of the key a delete call removes.
+func deleteKey(call *ssa.Call) string {
+	if b, ok := call.Call.Value.(*ssa.Builtin); ok && b.Name() == "delete" && len(call.Call.Args) == 2 {
+		return constKey(call.Call.Args[1])
+	}
+	return ""
+}
+
+// distinctEntries reports whether read r and write w are of entries of
+// one map under two different constant keys: m["a"] and m["b"] are told
+// apart as two fields are. A read of the map itself that serves only
+// lookups under other constant keys reads only those entries.
+func distinctEntries(r *readSite, w *writeSite) bool {
+	if w.key == "" {
+		return false
+	}
+	other := func(lk *ssa.Lookup) bool {
+		k := constKey(lk.Index)
+		return k != "" && k != w.key
+	}
+	switch x := r.instr.(type) {
+	case *ssa.Lookup:
+		return r.loc.key() == w.loc.key() && other(x)
+	case *ssa.UnOp:
+		if rest, ok := strings.CutPrefix(w.loc.Steps, r.loc.Steps); r.loc.Root != w.loc.Root || !ok ||
+			rest != "[];" && rest != "*;[];" || x.Referrers() == nil {
+			return false
+		}
+		for _, ref := range *x.Referrers() {
+			lk, ok := ref.(*ssa.Lookup)
+			if !ok || lk.X != x || !other(lk) {
+				return false
+			}
+		}
+		return len(*x.Referrers()) > 0
+	}
+	return false
 }
 
 // isLocalAddr reports whether v addresses a local allocation of fs.fn;

@@ -147,7 +147,7 @@ func (fs *funcState) findGaps() []*Gap {
 					fs.claimedSince(ri, all) || fs.perCallKey(r, w) {
 					return
 				}
-				if !r.loc.overlaps(w.loc) && !fs.reachedThrough(w.base, ri) {
+				if (!r.loc.overlaps(w.loc) || distinctEntries(r, w)) && !fs.reachedThrough(w.base, ri) {
 					return
 				}
 				depth := len(r.loc.Steps)
@@ -171,7 +171,7 @@ func (fs *funcState) findGaps() []*Gap {
 			for _, d := range decisions {
 				r := &fs.reads[d.read]
 				a, ok := r.held.lookup(h.key)
-				if !ok || !d.creates || intersects(a.openers, h.openers) || !r.loc.overlaps(w.loc) || all.has(d.read) ||
+				if !ok || !d.creates || intersects(a.openers, h.openers) || !r.loc.overlaps(w.loc) || distinctEntries(r, w) || all.has(d.read) ||
 					outerLock(r.held, w.held, h.key) {
 					continue
 				}

@@ -46,6 +46,7 @@ type relWrite struct {
 	collection bool      // see writeSite.collection
 	removal    bool      // see writeSite.removal
 	takes      bool      // see writeSite.takes
+	key        string    // see writeSite.key
 	// dataFrom lists the parameters whose values flow into what is written.
 	dataFrom []int
 	// resolved lists what the callee itself reads under a lock, in an
@@ -205,6 +206,9 @@ func (s *summary) addWrite(w relWrite) {
 			if !slices.Contains(x.dataFrom, p) {
 				x.dataFrom = append(x.dataFrom, p)
 			}
+		}
+		if x.key != w.key {
+			x.key = "" // entries under several keys: any of them
 		}
 		return
 	}

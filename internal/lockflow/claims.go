@@ -1,8 +1,11 @@
 package lockflow
 
 import (
+	"os"
 	"go/token"
 	"go/types"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -269,4 +272,162 @@ func keyedLockOp(c *ssa.CallCommon) (lockOp, bool) {
 	op.path = lockPathOf(locker)
 	op.path.Steps += ".Lock(key);"
 	return op, true
+}
+
+// Claims taken in the reading section. A function that reads under L
+// while it holds an outer mutex M, and then, in that same section of M,
+// claims a key and holds the claim through its write under L, is
+// serialised with every other claimant from the read on, provided M
+// guards the claim map (every insert, delete and replacement of it is
+// made holding M): a racer that held the claim at the read still held it
+// when this function tested for it, since it could not release it
+// without M, so the test would have failed; one that claims later waits
+// for this function's release. (As for any outer lock, writers that do
+// not claim at all are not counted.)
+
+// claimChain names a gap's claim and the outer lock class M (lockClass)
+// in whose reading section the claim was taken.
+type claimChain struct {
+	field *types.Var
+	outer string
+}
+
+// claimTakenInSection returns the chain that serialises read r with write
+// w (k is the gap's lock): a claim held at w whose every opener is a
+// claim insert made in the section of a mutex M that r was read in.
+func (fs *funcState) claimTakenInSection(r *readSite, w *writeSite, k pathKey) (claimChain, bool) {
+	for _, c := range w.held {
+		if !c.claim || !strings.HasPrefix(c.path.Steps, "claim:") {
+			continue
+		}
+		for _, m := range r.held {
+			if m.key == k || m.claim || m.mode != Write {
+				continue
+			}
+			class := lockClass(m.path)
+			if class == "" {
+				continue
+			}
+			var field *types.Var
+			ok := len(c.openers) > 0
+			for _, o := range c.openers {
+				a := fs.flow.acquires[o]
+				f := fs.e.claimInserts[a.instr]
+				if f == nil || field != nil && f != field || !sameSection(r.held, fs.heldAt(a.instr), m.key) {
+					ok = false
+					break
+				}
+				field = f
+			}
+			if ok {
+				return claimChain{field: field, outer: class}, true
+			}
+		}
+	}
+	return claimChain{}, false
+}
+
+// claimSite reports whether instr changes claim map f's entries or
+// replaces the map: an update or delete of an entry, clear, or a store
+// to the field (other than initialising a value fn has just allocated).
+func claimSite(fn *ssa.Function, instr ssa.Instruction) *types.Var {
+	switch x := instr.(type) {
+	case *ssa.MapUpdate:
+		return mapField(x.Map)
+	case *ssa.Call:
+		if f := claimDelete(x); f != nil {
+			return f
+		}
+		if bi, ok := x.Call.Value.(*ssa.Builtin); ok && bi.Name() == "clear" && len(x.Call.Args) == 1 {
+			return mapField(x.Call.Args[0])
+		}
+	case *ssa.Store:
+		fa, ok := x.Addr.(*ssa.FieldAddr)
+		if !ok {
+			return nil
+		}
+		if a, ok := pathOf(fa.X).Root.(*ssa.Alloc); ok && a.Parent() == fn && pathOf(fa.X).Steps == "" {
+			return nil // initialising a new value
+		}
+		return fieldVar(fa.X.Type(), fa.Field)
+	}
+	return nil
+}
+
+// noteClaimSites records, for each site of fs's function that changes a
+// claim map, the classes of the mutexes held there for writing.
+func (fs *funcState) noteClaimSites() {
+	if len(fs.e.claimSites) == 0 {
+		return
+	}
+	for _, b := range fs.fn.Blocks {
+		for _, instr := range b.Instrs {
+			f := claimSite(fs.fn, instr)
+			if f == nil || !fs.e.claimed(f) {
+				continue
+			}
+			var classes []string
+			for _, h := range fs.heldAt(instr) {
+				if h.mode == Write && !h.claim {
+					if c := lockClass(h.path); c != "" {
+						classes = append(classes, c)
+					}
+				}
+			}
+			fs.e.claimSiteLocks[instr] = classes
+		}
+	}
+}
+
+// noteClaimMapSites lists, once the claim maps are known, every site of
+// the package (outside tests) that changes one.
+func (e *engine) noteClaimMapSites(funcs []*ssa.Function) {
+	e.claimSites = make(map[*types.Var][]ssa.Instruction)
+	e.claimSiteLocks = make(map[ssa.Instruction][]string)
+	for _, fn := range funcs {
+		if inTestFile(fn) {
+			continue // tests set the state up by hand
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if f := claimSite(fn, instr); f != nil && e.claimed(f) {
+					e.claimSites[f] = append(e.claimSites[f], instr)
+				}
+			}
+		}
+	}
+}
+
+// guardsClaims reports whether every site changing claim map f was seen
+// holding a mutex of class outer.
+func (e *engine) guardsClaims(f *types.Var, outer string) bool {
+	sites := e.claimSites[f]
+	if len(sites) == 0 {
+		return false
+	}
+	for _, s := range sites {
+		classes, seen := e.claimSiteLocks[s]
+		if !seen || !slices.Contains(classes, outer) {
+			return false
+		}
+	}
+	return true
+}
+
+// claimedInSection reports whether g is serialised by the claims its
+// function takes in its reading sections (claimTakenInSection), each
+// claim map guarded by the outer lock as required.
+func (e *engine) claimedInSection(g *Gap) bool {
+	if os.Getenv("H4_OFF") != "" {
+		return false
+	}
+	if len(g.claimChains) == 0 {
+		return false
+	}
+	for _, c := range g.claimChains {
+		if !e.guardsClaims(c.field, c.outer) {
+			return false
+		}
+	}
+	return true
 }

@@ -109,6 +109,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	e.funcs = funcs
 	e.noteMutations(funcs)
 	e.findClaims(funcs)
+	e.noteClaimMapSites(funcs)
 	e.findSemaphores(funcs)
 	for _, fn := range funcs {
 		if e.worthAnalysing(fn) {
@@ -121,7 +122,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		e.explain(g)
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
-			e.underOnce(g)
+			e.underOnce(g) || e.claimedInSection(g)
 	})
 	e.markInitEntries()
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
@@ -203,6 +204,11 @@ type engine struct {
 	claimers, releasers map[*ssa.Function]*types.Var
 	// once: the package's sync.Once calls (once.go); nil until asked.
 	once *onceCtx
+	// claimSites: every site changing each claim map (outside tests);
+	// claimSiteLocks: the mutex classes held for writing at each, for the
+	// sites of the functions analysed (see claimTakenInSection).
+	claimSites     map[*types.Var][]ssa.Instruction
+	claimSiteLocks map[ssa.Instruction][]string
 	// semaphores: channels of capacity one used as locks (semaphore.go),
 	// by field or package variable; nil when there are none.
 	semaphores map[any]bool
@@ -538,6 +544,7 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 	}
 	fs.dump()
 	fs.noteWriters()
+	fs.noteClaimSites()
 	unlocked := make(map[ssa.Value]bool) // by the lock's root, see writesOwnerUnlocked
 	for _, g := range fs.findGaps() {
 		if debugEnabled {
@@ -699,6 +706,7 @@ func (fs *funcState) summarize() *summary {
 		}
 		s.addWrite(rw)
 	}
+	found := fs.returnsFound()
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || b == fn.Recover {
@@ -747,7 +755,8 @@ func (fs *funcState) summarize() *summary {
 				}
 				// Only a listing has an order to choose.
 				_, listing := ret.Results[i].Type().Underlying().(*types.Slice)
-				s.addResult(relRead{loc: loc, lock: *l, results: bit, picked: fs.picked(ri), orderOnly: listing && fs.ordersOnly(ri)})
+				s.addResult(relRead{loc: loc, lock: *l, results: bit, picked: fs.picked(ri), orderOnly: listing && fs.ordersOnly(ri),
+					found: found})
 			})
 		}
 	}
@@ -1132,4 +1141,51 @@ func (fs *funcState) reassignedBefore(v *ssa.FreeVar, instr ssa.Instruction) boo
 // that does not branch away on a test (no control dependence).
 func (fs *funcState) always(instr ssa.Instruction) bool {
 	return fs.cd != nil && len(fs.cd.deps[instr.Block().Index]) == 0
+}
+
+// foundResult reports whether sig has one result, a bool.
+func foundResult(sig *types.Signature) bool {
+	r := sig.Results()
+	return r.Len() == 1 && types.Identical(r.At(0).Type().Underlying(), types.Typ[types.Bool])
+}
+
+// returnsFound reports whether fs's function returns only whether an
+// entry is there: its one result, a bool, is on every return the found
+// result of a comma-ok lookup of shared state, or of a call of a helper
+// that returns only that.
+func (fs *funcState) returnsFound() bool {
+	if !foundResult(fs.fn.Signature) {
+		return false
+	}
+	n := 0
+	for _, b := range fs.fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || b == fs.fn.Recover {
+			continue
+		}
+		if len(ret.Results) != 1 || !fs.foundValue(ret.Results[0]) {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// foundValue reports whether v is the found result of a read of shared
+// state: the ok of a comma-ok lookup read here, or the result of a helper
+// call whose read says only that.
+func (fs *funcState) foundValue(v ssa.Value) bool {
+	switch x := fs.assigned(v).(type) {
+	case *ssa.Extract:
+		l, ok := x.Tuple.(*ssa.Lookup)
+		if !ok || !l.CommaOk || x.Index != 1 {
+			return false
+		}
+		_, read := fs.readIdx[l]
+		return read
+	case *ssa.Call:
+		ri, read := fs.readIdx[x]
+		return read && fs.reads[ri].found
+	}
+	return false
 }

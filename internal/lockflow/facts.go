@@ -113,6 +113,7 @@ type FactRead struct {
 	Results   uint32 `json:",omitempty"`
 	Picked    bool   `json:",omitempty"`
 	OrderOnly bool   `json:",omitempty"`
+	Found     bool   `json:",omitempty"`
 }
 
 // toFact converts a summary; paths rooted at free variables (closures)
@@ -166,7 +167,7 @@ func (s *summary) toFact() *LockSummary {
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {
 			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results, Picked: r.picked,
-				OrderOnly: r.orderOnly})
+				OrderOnly: r.orderOnly, Found: r.found})
 		}
 	}
 	return f
@@ -232,7 +233,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		l, ok2 := lock(r.Lock)
 		if ok1 && ok2 {
 			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results, picked: r.Picked,
-				orderOnly: r.OrderOnly})
+				orderOnly: r.OrderOnly, found: r.Found})
 		}
 	}
 	return s

@@ -27,6 +27,9 @@ type readSite struct {
 	// orderOnly: a helper's result depends on what it read only in the
 	// order of its elements (see relRead.orderOnly).
 	orderOnly bool
+	// found: a helper's bool result says only whether what it read is
+	// there (see relRead.found).
+	found bool
 }
 
 type writeKind uint8
@@ -334,8 +337,10 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 						fs.reads[ri].results = resultsCarrying(h.sum.results)
 						fs.reads[ri].orderOnly = len(h.sum.results) > 0
+						fs.reads[ri].found = len(h.sum.results) > 0 && len(h.sum.outs) == 0 && foundResult(x.Call.Signature())
 						for _, r := range h.sum.results {
 							fs.reads[ri].orderOnly = fs.reads[ri].orderOnly && r.orderOnly
+							fs.reads[ri].found = fs.reads[ri].found && r.found
 							fs.reads[ri].picked = fs.reads[ri].picked || r.picked
 							if loc, ok := h.cs.resolve(r.loc); ok && loc.key() != best.key() {
 								fs.reads[ri].also = append(fs.reads[ri].also, loc)

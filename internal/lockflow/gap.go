@@ -82,6 +82,11 @@ type Gap struct {
 	// countNonzero: the stale read only gates the write, by tests that
 	// found the integer it read not zero (see countStaysNonzero).
 	countNonzero bool
+	// claimChains: every stale read that decides the write was made in
+	// a section of an outer mutex in which the function then took the
+	// claim it holds at the write (claimTakenInSection); the gap goes if
+	// each claim map is guarded by that mutex (claimedInSection).
+	claimChains []claimChain
 }
 
 type staleDecision struct {
@@ -140,6 +145,10 @@ func (fs *funcState) findGaps() []*Gap {
 			// (a lost update is the plainer story than a stale test).
 			best, bestDepth := -1, -1
 			var bestGap *Gap
+			// Reads a claim taken in their section serialises with w
+			// (chains), unless some read that decides w is not one.
+			var chains []claimChain
+			unchained := !slices.ContainsFunc(w.held, func(c heldLock) bool { return c.claim && strings.HasPrefix(c.path.Steps, "claim:") })
 			all.each(func(ri int) {
 				r := &fs.reads[ri]
 				a, ok := r.held.lookup(h.key)
@@ -151,14 +160,34 @@ func (fs *funcState) findGaps() []*Gap {
 					return
 				}
 				depth := len(r.loc.Steps)
-				if depth < bestDepth || depth == bestDepth && (bestGap.Kind == LostUpdate || !data.has(ri)) {
+				better := !(depth < bestDepth || depth == bestDepth && (bestGap.Kind == LostUpdate || !data.has(ri)))
+				if !better && unchained {
 					return
 				}
-				if g := fs.evaluate(ri, a, w, h, data, decisions, writesByBlock); g != nil {
+				var chain claimChain
+				chained := false
+				if !unchained {
+					chain, chained = fs.claimTakenInSection(r, w, h.key)
+				}
+				g := fs.evaluate(ri, a, w, h, data, decisions, writesByBlock)
+				if g == nil {
+					return
+				}
+				if chained {
+					if !slices.Contains(chains, chain) {
+						chains = append(chains, chain)
+					}
+				} else {
+					unchained = true
+				}
+				if better {
 					best, bestDepth, bestGap = ri, depth, g
 				}
 			})
 			if best >= 0 {
+				if !unchained {
+					bestGap.claimChains = chains
+				}
 				report(best, bestGap)
 				continue
 			}
@@ -1524,7 +1553,7 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 				// them worked") is decided by the body's own branches.
 				return
 			}
-			if _, _, ok := existenceTest(c); ok {
+			if _, _, ok := existenceTest(c); ok || fs.foundTest(c, ri) {
 				// by existence
 			} else if callFailed(c) {
 				byOutcome = true
@@ -2659,4 +2688,23 @@ func fieldOfValue(p, q Path) bool {
 	}
 	last := q.Steps[strings.LastIndex(strings.TrimSuffix(q.Steps, ";"), ";")+1:]
 	return strings.HasPrefix(last, ".") && ownFields(p.Steps[len(q.Steps):])
+}
+
+// foundTest reports whether cond is, through negations, the result of the
+// helper call read ri whose result says only whether an entry is there
+// (relRead.found): a test by existence, as the lookup in it would be.
+func (fs *funcState) foundTest(cond ssa.Value, ri int) bool {
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		cond = u.X
+	}
+	c, ok := cond.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	i, ok := fs.readIdx[c]
+	return ok && i == ri && fs.reads[ri].found
 }

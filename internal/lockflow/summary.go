@@ -81,7 +81,11 @@ type relRead struct {
 	// went (first or last), every element going somewhere: what the
 	// listing holds does not depend on it.
 	orderOnly bool
-	free      int       // outs only: the captured variable stored to
+	// found: the function's one result is a bool saying only whether the
+	// location is there (the found result of a comma-ok lookup of it):
+	// testing it tests existence.
+	found bool
+	free  int       // outs only: the captured variable stored to
 	pos       token.Pos // outs only: the read in the closure
 }
 
@@ -227,6 +231,7 @@ func (s *summary) addResult(r relRead) {
 		}
 		x.picked = x.picked || r.picked
 		x.orderOnly = x.orderOnly && r.orderOnly
+		x.found = x.found && r.found
 		if x.results == 0 || r.results == 0 {
 			x.results = 0
 		} else {

@@ -11,7 +11,7 @@ import (
 
 func TestRlockgap(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer,
-		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "workers", "startup", "startup/prewarm", "perrequest")
+		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "workers", "startup", "startup/prewarm", "perrequest", "claimchain")
 }
 
 func TestFixes(t *testing.T) {

@@ -1,7 +1,6 @@
 package lockflow
 
 import (
-	"os"
 	"go/token"
 	"go/types"
 	"slices"
@@ -418,9 +417,6 @@ func (e *engine) guardsClaims(f *types.Var, outer string) bool {
 // function takes in its reading sections (claimTakenInSection), each
 // claim map guarded by the outer lock as required.
 func (e *engine) claimedInSection(g *Gap) bool {
-	if os.Getenv("H4_OFF") != "" {
-		return false
-	}
 	if len(g.claimChains) == 0 {
 		return false
 	}

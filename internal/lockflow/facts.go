@@ -44,6 +44,9 @@ func (f *LockSummary) String() string {
 		if r.Picked {
 			s = "returns " + r.Loc.String() + " picked by a test under " + r.Lock.Path.String()
 		}
+		if r.Found {
+			s = "returns whether " + r.Loc.String() + " is there, read under " + r.Lock.Path.String()
+		}
 		if r.Results != 0 {
 			var idx []string
 			for i := 0; i < 32; i++ {

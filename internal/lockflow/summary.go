@@ -86,7 +86,7 @@ type relRead struct {
 	// testing it tests existence.
 	found bool
 	free  int       // outs only: the captured variable stored to
-	pos       token.Pos // outs only: the read in the closure
+	pos   token.Pos // outs only: the read in the closure
 }
 
 // toRel expresses a path of fn relative to its inputs, if it has such a

@@ -79,7 +79,10 @@
 // a lock every caller holds, a keyed lock (Lock(key), Unlock(key))
 // every caller holds on one of the call's arguments, a closure that sync.Map's Range or the sort
 // and slices functions call back counting as called where it is handed
-// over); removing
+// over; so does a claim taken in the section of a mutex that made the
+// read, when every change of the claim map holds that mutex); removing
+// an entry a stale test found there, also through a helper whose one
+// result is only the found result of its lookup; removing
 // the entry looked up once a call on it succeeded (a racer's call fails,
 // or it removes the same entry); a helper that looks the entry up again
 // itself before writing; going through a listing that holds every

@@ -72,3 +72,20 @@ func Steal(l *store.Leases, name, holder string) {
 	le.Holder = holder
 	l.Put(name, le) // want `l.mu is locked again by l.Put after the section that checked: the value written derives from le`
 }
+
+// Evict removes k if the set has it: if k went away in between, removing
+// it again does nothing. Silent.
+func (a *Admitter) Evict(k string) {
+	if !a.set.Has(k) {
+		return
+	}
+	a.set.Remove(k)
+}
+
+// EvictMarked removes k if its entry is marked: one unmarked in between
+// is removed all the same.
+func (a *Admitter) EvictMarked(k string) {
+	if a.set.IsMarked(k) {
+		a.set.Remove(k) // want `a.set.mu is locked again by a.set.Remove after the section that checked: the write is decided by a.set.IsMarked\(k\)`
+	}
+}

@@ -131,3 +131,18 @@ func (l *Leases) Put(name string, le Lease) { // want Put:`locks arg0.mu; writes
 	defer l.mu.Unlock()
 	l.leases[name] = le
 }
+
+// Has says only whether k is there: the found result of its lookup.
+func (s *Set) Has(k string) bool { // want Has:`locks arg0.mu; returns whether arg0.items is there, read under arg0.mu; returns whether arg0.items\[...\] is there, read under arg0.mu`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.items[k]
+	return ok
+}
+
+// IsMarked says what k's entry holds.
+func (s *Set) IsMarked(k string) bool { // want IsMarked:`locks arg0.mu; returns arg0.items read under arg0.mu; returns arg0.items\[...\] read under arg0.mu`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.items[k]
+}

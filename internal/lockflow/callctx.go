@@ -210,14 +210,8 @@ func flightOf(fn *ssa.Function) flight {
 // flightCall tells whether c calls a singleflight group's Do, DoEx or
 // DoChan with a string key, and which kind of group.
 func flightCall(c *ssa.CallCommon) flight {
-	var sig *types.Signature
-	var name string
-	switch {
-	case c.Method != nil:
-		name, sig = c.Method.Name(), c.Method.Type().(*types.Signature)
-	case c.StaticCallee() != nil:
-		name, sig = c.StaticCallee().Name(), c.StaticCallee().Signature
-	default:
+	name, sig, ok := calledMethod(c)
+	if !ok {
 		return noFlight
 	}
 	if name != "Do" && name != "DoEx" && name != "DoChan" || sig.Recv() == nil {
@@ -242,6 +236,18 @@ func flightCall(c *ssa.CallCommon) flight {
 		}
 	}
 	return noFlight
+}
+
+// calledMethod returns the name and signature of what c calls: the
+// interface method it invokes, or its static callee.
+func calledMethod(c *ssa.CallCommon) (string, *types.Signature, bool) {
+	switch {
+	case c.Method != nil:
+		return c.Method.Name(), c.Method.Type().(*types.Signature), true
+	case c.StaticCallee() != nil:
+		return c.StaticCallee().Name(), c.StaticCallee().Signature, true
+	}
+	return "", nil, false
 }
 
 // calledBack returns the closure of the package that call hands to a

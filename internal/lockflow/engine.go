@@ -1050,14 +1050,8 @@ func servesListener(g *ssa.Go) bool {
 // servesCall reports whether c calls a method named Serve... with a
 // net.Listener argument.
 func servesCall(c *ssa.CallCommon) bool {
-	var sig *types.Signature
-	var name string
-	switch {
-	case c.Method != nil:
-		name, sig = c.Method.Name(), c.Method.Type().(*types.Signature)
-	case c.StaticCallee() != nil:
-		name, sig = c.StaticCallee().Name(), c.StaticCallee().Signature
-	default:
+	name, sig, ok := calledMethod(c)
+	if !ok {
 		return false
 	}
 	if !strings.HasPrefix(name, "Serve") || sig.Recv() == nil {

@@ -26,13 +26,19 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/lockgap" "$repo/cmd/lockgap"
 : >"$work/current.tsv"
+ran=()
 for spec in "${mods[@]}"; do
 	if [ "$spec" = std ]; then
 		dir=$(go env GOROOT)/src; pkgs=std; label="std@$(go env GOVERSION)"
 	else
-		dir=$("$fetch" "$spec" | tail -1); pkgs=./...; label=$spec
+		if ! dir=$("$fetch" "$spec" | tail -1) || [ -z "$dir" ]; then
+			echo "could not fetch $spec (not served, or it needs a newer Go): skipped, its rows kept" >&2
+			continue
+		fi
+		pkgs=./...; label=$spec
 	fi
 	echo "== $label" >&2
+	ran+=("$spec")
 	prepare=$here/prepare/$(echo "${spec%@*}" | tr / _).sh
 	(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
 	# Packages lockgap could not load (a module's own build problems, or
@@ -63,7 +69,7 @@ for r in sorted(rows):
     print("\t".join(str(x) for x in r))
 PY
 done
-python3 - "$here/findings.tsv" "$work/current.tsv" "$update" "${mods[*]}" <<'PY'
+python3 - "$here/findings.tsv" "$work/current.tsv" "$update" "${ran[*]:-}" <<'PY'
 import sys
 golden_path, current_path, update, mods = sys.argv[1], sys.argv[2], sys.argv[3] == "true", sys.argv[4].split()
 def key(cols): return tuple(cols[:5])

@@ -706,6 +706,7 @@ func (fs *funcState) summarize() *summary {
 		}
 		s.addWrite(rw)
 	}
+	fs.summarizeEnsures(s, wb, ownLock)
 	found := fs.returnsFound()
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
@@ -756,7 +757,7 @@ func (fs *funcState) summarize() *summary {
 				// Only a listing has an order to choose.
 				_, listing := ret.Results[i].Type().Underlying().(*types.Slice)
 				s.addResult(relRead{loc: loc, lock: *l, results: bit, picked: fs.picked(ri), orderOnly: listing && fs.ordersOnly(ri),
-					found: found})
+					found: found, key: 1 + paramIndex(fn, asParam(r.key))})
 			})
 		}
 	}
@@ -1182,4 +1183,67 @@ func (fs *funcState) foundValue(v ssa.Value) bool {
 		return read && fs.reads[ri].found
 	}
 	return false
+}
+
+// asParam returns v as a parameter, or nil.
+func asParam(v ssa.Value) *ssa.Parameter {
+	p, _ := v.(*ssa.Parameter)
+	return p
+}
+
+// summarizeEnsures records the get-or-creates of fs's function: a store
+// m[k] = v, k a parameter, under a write lock of the function's own, on
+// the missing side of a test, in the same section, of the lookup m[k]
+// that every return of the function passes; where nothing in the
+// function deletes from m. Whichever way the test went, the entry was
+// there when the section ended: a caller's earlier finding about it is
+// no longer what its later sections act on.
+func (fs *funcState) summarizeEnsures(s *summary, wb map[*ssa.BasicBlock][]int, ownLock func(lockState, bool) *relLock) {
+	fn := fs.fn
+	var returns []*ssa.BasicBlock
+	for _, b := range fn.Blocks {
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && b != fn.Recover {
+			returns = append(returns, b)
+		}
+	}
+	if len(returns) == 0 {
+		return
+	}
+	for i := range fs.writes {
+		w := &fs.writes[i]
+		up, ok := w.instr.(*ssa.MapUpdate)
+		if !ok || w.kind != writeMapUpdate || len(w.held) == 0 {
+			continue
+		}
+		key := paramIndex(fn, asParam(up.Key))
+		l := ownLock(w.held, false)
+		if key < 0 || l == nil || l.mode != Write {
+			continue
+		}
+		var h heldLock
+		for _, x := range w.held {
+			if rp, ok := toRel(fn, x.path); ok && rp == l.path && x.mode == Write {
+				h = x
+			}
+		}
+		loc, ok := toRel(fn, w.loc)
+		if h.key == (pathKey{}) || !ok || slices.ContainsFunc(fs.writes, func(d writeSite) bool {
+			return d.removal && d.loc.overlaps(w.loc)
+		}) {
+			continue
+		}
+		same := func(p Path) bool { return p.key() == w.loc.key() }
+		for _, g := range fs.inlineGuards(w, h.key, same, wb, w.loc) {
+			if !g.existence || !g.writeOnMissing || g.read < 0 {
+				continue
+			}
+			lk, ok := fs.reads[g.read].instr.(*ssa.Lookup)
+			if !ok || lk.Index != up.Key || slices.ContainsFunc(returns, func(b *ssa.BasicBlock) bool { return !lk.Block().Dominates(b) }) {
+				continue
+			}
+			if en := (relEnsure{loc: loc, key: 1 + key, lock: *l}); !slices.Contains(s.ensures, en) {
+				s.ensures = append(s.ensures, en)
+			}
+		}
+	}
 }

@@ -16,6 +16,7 @@ type LockSummary struct {
 	Acquires []FactLock
 	Writes   []FactWrite
 	Results  []FactRead
+	Ensures  []FactEnsure `json:",omitempty"`
 }
 
 func (*LockSummary) AFact() {}
@@ -57,6 +58,9 @@ func (f *LockSummary) String() string {
 			s += " into result " + strings.Join(idx, ",")
 		}
 		parts = append(parts, s)
+	}
+	for _, en := range f.Ensures {
+		parts = append(parts, fmt.Sprintf("creates %s by arg%d where missing, under %s", en.Loc, en.Key-1, en.Lock.Path))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -117,6 +121,15 @@ type FactRead struct {
 	Picked    bool   `json:",omitempty"`
 	OrderOnly bool   `json:",omitempty"`
 	Found     bool   `json:",omitempty"`
+	Key       int    `json:",omitempty"` // relRead.key
+}
+
+// FactEnsure is a relEnsure: the entry at Loc, looked up by parameter
+// Key-1, is created where missing in a section of Lock.
+type FactEnsure struct {
+	Loc  FactPath
+	Key  int
+	Lock FactLock
 }
 
 // toFact converts a summary; paths rooted at free variables (closures)
@@ -170,7 +183,14 @@ func (s *summary) toFact() *LockSummary {
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {
 			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results, Picked: r.picked,
-				OrderOnly: r.orderOnly, Found: r.found})
+				OrderOnly: r.orderOnly, Found: r.found, Key: r.key})
+		}
+	}
+	for _, en := range s.ensures {
+		loc, ok1 := path(en.loc)
+		l, ok2 := lock(en.lock)
+		if ok1 && ok2 {
+			f.Ensures = append(f.Ensures, FactEnsure{Loc: loc, Key: en.key, Lock: l})
 		}
 	}
 	return f
@@ -236,7 +256,14 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		l, ok2 := lock(r.Lock)
 		if ok1 && ok2 {
 			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results, picked: r.Picked,
-				orderOnly: r.OrderOnly, found: r.Found})
+				orderOnly: r.OrderOnly, found: r.Found, key: r.Key})
+		}
+	}
+	for _, en := range f.Ensures {
+		loc, ok1 := path(en.Loc)
+		l, ok2 := lock(en.Lock)
+		if ok1 && ok2 {
+			s.ensures = append(s.ensures, relEnsure{loc: loc, key: en.Key, lock: l})
 		}
 	}
 	return s

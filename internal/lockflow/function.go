@@ -30,6 +30,19 @@ type readSite struct {
 	// found: a helper's bool result says only whether what it read is
 	// there (see relRead.found).
 	found bool
+	// key: the key of the map entry read (a lookup's index, or the
+	// caller's argument a helper looked its entry up by); nil if unknown.
+	key ssa.Value
+}
+
+// ensureSite is a call of a helper that, in one section of lock, looked
+// the entry at loc up by key and created it where it was missing (see
+// relEnsure).
+type ensureSite struct {
+	instr ssa.Instruction
+	loc   Path
+	key   ssa.Value
+	lock  pathKey
 }
 
 type writeKind uint8
@@ -113,6 +126,7 @@ type funcState struct {
 	decisionsOf       map[int][]staleDecision
 	direct            map[ssa.Value][]int // directReads, memoised
 	readsAt           map[pathKey][]int   // reads under nested locks by location, for superseded
+	ensured           []ensureSite        // helper calls that get or create an entry
 	lockedFunc        bool                // the function takes locks itself
 	pickedReads       *bitset             // see picked; computed on first use
 	reachMemo         map[[2]*ssa.BasicBlock]bool
@@ -233,6 +247,9 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 			case *ssa.Lookup:
 				if loc := pathOf(x); loc.isShared(fn) {
 					fs.addRead(instr, x, loc, s)
+					if _, isMap := x.X.Type().Underlying().(*types.Map); isMap {
+						fs.reads[fs.readIdx[instr]].key = x.Index
+					}
 				}
 			case *ssa.Next:
 				if r, ok := x.Iter.(*ssa.Range); ok && !x.IsString {
@@ -336,6 +353,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							fs.reads[ri].pos = bestPos
 						}
 						fs.reads[ri].results = resultsCarrying(h.sum.results)
+						fs.reads[ri].key = h.cs.entryKey(h.sum.results, best)
 						fs.reads[ri].orderOnly = len(h.sum.results) > 0
 						fs.reads[ri].found = len(h.sum.results) > 0 && len(h.sum.outs) == 0 && foundResult(x.Call.Signature())
 						for _, r := range h.sum.results {
@@ -346,6 +364,15 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 								fs.reads[ri].also = append(fs.reads[ri].also, loc)
 							}
 						}
+					}
+				}
+				for _, en := range h.sum.ensures {
+					loc, ok1 := h.cs.resolve(en.loc)
+					held, ok2 := ownSection(instr, h.cs, en.lock, s)
+					key := h.cs.rootValue(relPath{param: en.key - 1})
+					if ok1 && ok2 && key != nil && en.lock.mode == Write {
+						// ownSection puts the helper's own lock last.
+						fs.ensured = append(fs.ensured, ensureSite{instr: instr, loc: loc, key: key, lock: held[len(held)-1].key})
 					}
 				}
 				for _, w := range h.sum.writes {

@@ -324,6 +324,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	}
 	switch {
 	case len(guards) > 0:
+		if fs.recreatedBetween(r, w, h) {
+			return nil
+		}
 		g.Kind = Dropped
 	case fs.reachedThrough(w.base, ri):
 		if w.removal {
@@ -2707,4 +2710,67 @@ func (fs *funcState) foundTest(cond ssa.Value, ri int) bool {
 	}
 	i, ok := fs.readIdx[c]
 	return ok && i == ri && fs.reads[ri].found
+}
+
+// recreatedBetween reports whether, on every way from the stale read r to
+// w, a helper takes h's lock for writing, looks up the entry r read again
+// by the same key and creates it where it is missing (a get-or-create,
+// summarised as an ensure): whatever A found, the entry was there when
+// that section ended, so a give-up in w's section is no longer A's stale
+// "it is there" acting; whether the helper's own finding can go stale
+// before w is a pair of sections of its own.
+func (fs *funcState) recreatedBetween(r *readSite, w *writeSite, h heldLock) bool {
+	if r.key == nil || r.instr == nil {
+		return false
+	}
+	var via []ssa.Instruction
+	for _, en := range fs.ensured {
+		if en.lock == h.key && en.instr != r.instr && en.instr != w.instr && en.loc.key() == r.loc.key() && sameValue(en.key, r.key) {
+			via = append(via, en.instr)
+		}
+	}
+	return len(via) > 0 && !reachableAvoiding(r.instr, w.instr, via)
+}
+
+// reachableAvoiding reports whether some path from just after from
+// reaches to without passing any of the instructions in via.
+func reachableAvoiding(from, to ssa.Instruction, via []ssa.Instruction) bool {
+	seen := make(map[*ssa.BasicBlock]bool)
+	// scan walks b's instructions from i: true if to is reached, and
+	// whether the walk went on to b's successors.
+	scan := func(b *ssa.BasicBlock, i int) (bool, bool) {
+		for ; i < len(b.Instrs); i++ {
+			switch instr := b.Instrs[i]; {
+			case slices.Contains(via, instr):
+				return false, false
+			case instr == to:
+				return true, false
+			}
+		}
+		return false, true
+	}
+	fb := from.Block()
+	start := slices.Index(fb.Instrs, from) + 1
+	var work []*ssa.BasicBlock
+	if hit, on := scan(fb, start); hit {
+		return true
+	} else if on {
+		work = append(work, fb.Succs...)
+	}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		hit, on := scan(b, 0)
+		if hit {
+			return true
+		}
+		if on {
+			work = append(work, b.Succs...)
+		}
+	}
+	return false
 }

@@ -20,6 +20,19 @@ type summary struct {
 	// a variable it captured (free is the variable's index): a closure
 	// called in place to scope a defer hands its findings back that way.
 	outs []relRead
+	// ensures: entries the function, on every way through it that
+	// returns, looks up by a parameter in a section of its own lock and
+	// creates where missing (a get-or-create).
+	ensures []relEnsure
+}
+
+// relEnsure is one get-or-create: in one section of lock, the entry at
+// loc, under the key parameter key-1 carries, is looked up and, where it
+// is missing, stored; nothing in the function deletes it.
+type relEnsure struct {
+	loc  relPath
+	key  int
+	lock relLock
 }
 
 func (s *summary) empty() bool {
@@ -85,8 +98,11 @@ type relRead struct {
 	// location is there (the found result of a comma-ok lookup of it):
 	// testing it tests existence.
 	found bool
-	free  int       // outs only: the captured variable stored to
-	pos   token.Pos // outs only: the read in the closure
+	// key: 1+i when the read is of a map entry looked up by parameter i;
+	// 0 otherwise.
+	key  int
+	free int       // outs only: the captured variable stored to
+	pos  token.Pos // outs only: the read in the closure
 }
 
 // toRel expresses a path of fn relative to its inputs, if it has such a
@@ -116,6 +132,27 @@ type callSite struct {
 	instr    ssa.CallInstruction
 	args     []ssa.Value // parameters, receiver first
 	bindings []ssa.Value // free variables of a called closure
+}
+
+// entryKey returns the caller's argument by which the helper looked up
+// the entry its results read at loc, when every such read used one.
+func (cs *callSite) entryKey(results []relRead, loc Path) ssa.Value {
+	var key ssa.Value
+	for _, r := range results {
+		l, ok := cs.resolve(r.loc)
+		if !ok || l.key() != loc.key() {
+			continue
+		}
+		if r.key == 0 {
+			return nil
+		}
+		k := cs.rootValue(relPath{param: r.key - 1})
+		if k == nil || key != nil && k != key {
+			return nil
+		}
+		key = k
+	}
+	return key
 }
 
 // resolve maps a callee-relative location onto the caller.
@@ -232,6 +269,9 @@ func (s *summary) addResult(r relRead) {
 		x.picked = x.picked || r.picked
 		x.orderOnly = x.orderOnly && r.orderOnly
 		x.found = x.found && r.found
+		if x.key != r.key {
+			x.key = 0
+		}
 		if x.results == 0 || r.results == 0 {
 			x.results = 0
 		} else {

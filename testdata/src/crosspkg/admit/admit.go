@@ -89,3 +89,47 @@ func (a *Admitter) EvictMarked(k string) {
 		a.set.Remove(k) // want `a.set.mu is locked again by a.set.Remove after the section that checked: the write is decided by a.set.IsMarked\(k\)`
 	}
 }
+
+// Use reuses the metadata of name's entry if it has one, or loads it;
+// Take then looks name up again and creates the entry if it went away,
+// so the Drop after a refusal acts on what Take found, not on Lookup's
+// answer. Silent.
+func Use(r *store.Refs, name string, load func(string) (string, error), accept func(*store.Ref) bool) bool {
+	var meta string
+	if ref, found := r.Lookup(name); found {
+		meta = ref.Meta
+	} else {
+		m, err := load(name)
+		if err != nil {
+			return false
+		}
+		meta = m
+	}
+	ref := r.Take(name, meta)
+	if !accept(ref) {
+		r.Drop(name)
+		return false
+	}
+	return true
+}
+
+// UseAlias takes the alias's entry instead: Lookup's answer about name
+// still decides the Drop.
+func UseAlias(r *store.Refs, name, alias string, load func(string) (string, error), accept func(*store.Ref) bool) bool {
+	var meta string
+	if ref, found := r.Lookup(name); found {
+		meta = ref.Meta
+	} else {
+		m, err := load(name)
+		if err != nil {
+			return false
+		}
+		meta = m
+	}
+	ref := r.Take(alias, meta)
+	if !accept(ref) {
+		r.Drop(name) // want `r.mu is locked again by r.Drop after the section that checked: ref was present`
+		return false
+	}
+	return true
+}

@@ -146,3 +146,49 @@ func (s *Set) IsMarked(k string) bool { // want IsMarked:`locks arg0.mu; returns
 	defer s.mu.Unlock()
 	return s.items[k]
 }
+
+// Refs counts the users of each name; the last user's Drop removes it.
+type Refs struct {
+	mu    sync.Mutex
+	users map[string]*Ref
+}
+
+type Ref struct {
+	Count int
+	Meta  string
+}
+
+// Lookup answers whether name has users, and hands back their entry.
+func (r *Refs) Lookup(name string) (*Ref, bool) { // want Lookup:`locks arg0.mu; returns arg0.users read under arg0.mu into result 0,1; returns arg0.users\[...\] read under arg0.mu into result 0,1`
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ref, ok := r.users[name]
+	return ref, ok
+}
+
+// Take looks name up again and creates its entry where it is missing.
+func (r *Refs) Take(name, meta string) *Ref { // want Take:`creates arg0.users\[...\] by arg1 where missing, under arg0.mu$`
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ref, ok := r.users[name]
+	if !ok {
+		ref = &Ref{Meta: meta}
+		r.users[name] = ref
+	}
+	ref.Count++
+	return ref
+}
+
+// Drop gives a use back; a name no longer there is ignored.
+func (r *Refs) Drop(name string) { // want Drop:`locks arg0.mu`
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ref, ok := r.users[name]
+	if !ok {
+		return
+	}
+	ref.Count--
+	if ref.Count == 0 {
+		delete(r.users, name)
+	}
+}

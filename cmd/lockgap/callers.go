@@ -9,16 +9,18 @@ import (
 	"github.com/lockgap/lockgap/internal/lockflow"
 )
 
-// The driver's module-wide step (lockflow's entries.go): a finding whose
-// function runs only at initialisation or through some exported entry
-// functions comes with those entries as its condition; the packages
-// calling an entry say, per call, whether it runs at initialisation. The
-// finding is dropped when the whole picture was seen and every call is
-// made at initialisation.
+// The driver's module-wide step (lockflow's entries.go and fresh.go): a
+// finding whose function runs only at initialisation or through some
+// exported entry functions comes with those entries as its condition; the
+// packages calling an entry say, per call, whether it runs at
+// initialisation. The finding is dropped when the whole picture was seen
+// and every call is made at initialisation. Likewise for a finding whose
+// lock belongs to an argument of an exported function that every call
+// hands an object the caller has just made (fresh entries).
 
 // entryCalls counts, per entry, the calls made at initialisation and the
 // other uses.
-type entryCalls struct{ atInit, other int }
+type entryCalls struct{ atInit, fresh, other int }
 
 // importersFunc lists, for a module, the packages of it importing each
 // package (tests included).
@@ -45,16 +47,21 @@ func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[
 					c = &entryCalls{}
 					calls[entry] = c
 				}
-				if ctx == "init" {
+				switch ctx {
+				case "init":
 					c.atInit++
-				} else {
+				case "fresh":
+					c.fresh++
+				default:
 					c.other++
 				}
 			}
 		}
 	}
 	byModule := map[string]map[string][]string{}
-	covered := func(pkg string) bool {
+	// covered: every package of pkg's module importing it (all that
+	// depend on it, with transitive) was analysed.
+	covered := func(pkg string, transitive bool) bool {
 		mod := modules[pkg]
 		if mod == "" || failed[pkg] {
 			return false
@@ -70,25 +77,41 @@ func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[
 		if imp == nil {
 			return false
 		}
-		for _, q := range imp[pkg] {
-			if !roots[q] || failed[q] {
-				return false
+		seen := map[string]bool{pkg: true}
+		work := []string{pkg}
+		for len(work) > 0 {
+			p := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, q := range imp[p] {
+				if !roots[q] || failed[q] {
+					return false
+				}
+				if transitive && !seen[q] {
+					seen[q] = true
+					work = append(work, q)
+				}
 			}
 		}
 		return true
 	}
+	// holds: every use of the entries is of the kind the condition needs
+	// (init: a call at initialisation; fresh: a call on an object the
+	// caller just made), at least one was seen, and every package that
+	// could use them was analysed. A method needs no import of its
+	// package to be called, so fresh entries need every dependent.
 	holds := func(pkg, category string) bool {
-		entries := strings.Fields(strings.TrimPrefix(category, lockflow.UnlessInitCategory))
-		atInit := 0
+		fresh := strings.HasPrefix(category, lockflow.UnlessFreshCategory)
+		entries := strings.Fields(strings.TrimPrefix(strings.TrimPrefix(category, lockflow.UnlessInitCategory), lockflow.UnlessFreshCategory))
+		good := 0
 		for _, e := range entries {
 			if c := calls[e]; c != nil {
-				if c.other > 0 {
+				if c.other > 0 || fresh && c.atInit > 0 || !fresh && c.fresh > 0 {
 					return false
 				}
-				atInit += c.atInit
+				good += c.atInit + c.fresh
 			}
 		}
-		return atInit > 0 && covered(pkg)
+		return good > 0 && covered(pkg, fresh)
 	}
 	for id, byPass := range tree {
 		pkg := basePackage(id)
@@ -98,7 +121,7 @@ func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[
 				switch {
 				case d.Category == lockflow.EntryCallCategory:
 					continue
-				case strings.HasPrefix(d.Category, lockflow.UnlessInitCategory):
+				case strings.HasPrefix(d.Category, lockflow.UnlessInitCategory), strings.HasPrefix(d.Category, lockflow.UnlessFreshCategory):
 					if holds(pkg, d.Category) {
 						silenced = append(silenced, d.Posn)
 						continue

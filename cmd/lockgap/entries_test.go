@@ -119,3 +119,101 @@ func TestInitEntries(t *testing.T) {
 	}
 	check(false, bin, "./...")
 }
+
+// TestFreshEntries: the driver drops a gap in an exported method whose
+// every use in the module is a call on a parser the caller has just made
+// (testdata/src/freshentries), and keeps it when it cannot see every
+// package depending on the method's, when one package shares a parser,
+// when one converts a parser to an interface, and under go vet.
+func TestFreshEntries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "src", "freshentries", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ReplaceAll(string(data), `"freshentries/`, `"example.com/fresh/`)
+	}
+	schemas := read("schemas/schemas.go")
+	var finding string
+	for i, line := range strings.Split(schemas, "\n") {
+		if col := strings.Index(line, "p.mu.Lock() // want"); col >= 0 {
+			finding = fmt.Sprintf("schemas.go:%d:%d: p.mu is locked again for writing after RUnlock", i+1, col+len("p.mu.Lock")+1)
+		}
+	}
+	files := map[string]string{
+		"go.mod":             "module example.com/fresh\n\ngo 1.26.0\n",
+		"schemas/schemas.go": schemas,
+		"gateway/gateway.go": read("gateway/gateway.go"),
+		"cmd/app/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/fresh/gateway"
+)
+
+func main() { fmt.Println(gateway.Fields("user:id,name")) }
+`,
+	}
+	tmp := t.TempDir()
+	bin, mod, _, run := setUpModule(t, tmp, files)
+	check := func(wantFinding bool, name string, args ...string) {
+		t.Helper()
+		out, code := run(name, args...)
+		if got := strings.Contains(out, finding); got != wantFinding || (name == bin && (code == 3) != wantFinding) {
+			t.Errorf("%s %v: exit %d, finding %v, want %v\n%s", filepath.Base(name), args, code, got, wantFinding, out)
+		}
+	}
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(false, bin, "./...")
+	check(true, bin, "./schemas", "./gateway")         // cmd/app, which depends on schemas through gateway, was not analysed
+	check(true, "go", "vet", "-vettool="+bin, "./...") // one package at a time
+	check(true, bin, "-checker", "./...")              // likewise
+
+	// One parser for every caller: Parse can be raced through it.
+	write("shared/shared.go", read("shared/shared.go"))
+	check(true, bin, "./...")
+	if err := os.RemoveAll(filepath.Join(mod, "shared")); err != nil {
+		t.Fatal(err)
+	}
+	// A parser behind an interface: who calls Parse on it, and on which
+	// parser, no one can tell.
+	write("iface/iface.go", `package iface
+
+import "example.com/fresh/schemas"
+
+type Parser interface {
+	Parse(desc string) (*schemas.Schema, error)
+}
+
+func New() Parser { return schemas.NewParser() }
+`)
+	check(true, bin, "./...")
+	if err := os.RemoveAll(filepath.Join(mod, "iface")); err != nil {
+		t.Fatal(err)
+	}
+	// A method value: called later, on whatever goroutine.
+	write("later/later.go", `package later
+
+import "example.com/fresh/schemas"
+
+func Parser() func(string) (*schemas.Schema, error) { return schemas.NewParser().Parse }
+`)
+	check(true, bin, "./...")
+	if err := os.RemoveAll(filepath.Join(mod, "later")); err != nil {
+		t.Fatal(err)
+	}
+	check(false, bin, "./...")
+}

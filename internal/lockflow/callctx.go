@@ -82,13 +82,84 @@ func (e *engine) constructing(g *Gap) bool {
 		if i >= len(args) {
 			return false
 		}
-		a, ok := args[i].(*ssa.Alloc)
-		if !ok || a.Parent() != c.caller || !unseenBefore(a, c.instr) {
+		if !e.freshArg(args[i], c.caller, c.instr) {
 			return false
 		}
 	}
 	return true
 }
+
+// freshArg reports whether v, an argument of call in caller, is an object
+// the caller has just made, allocated there or handed back by a
+// constructor (see returnsFresh), and has shown no one before the call.
+func (e *engine) freshArg(v ssa.Value, caller *ssa.Function, call ssa.Instruction) bool {
+	switch x := v.(type) {
+	case *ssa.Alloc:
+		return x.Parent() == caller && unseenBefore(x, call)
+	case *ssa.Call:
+		return x.Parent() == caller && e.returnsFresh(&x.Call) && unseenBefore(x, call)
+	}
+	return false
+}
+
+// returnsFresh reports whether the call is of a constructor: a function
+// whose every return hands back, as its one result, a new allocation it
+// kept to itself (or nil), and that starts no goroutine. Constructors of
+// other packages say so in a FreshResult fact.
+func (e *engine) returnsFresh(c *ssa.CallCommon) bool {
+	f := c.StaticCallee()
+	if f == nil || c.IsInvoke() {
+		return false
+	}
+	if f.Pkg == e.pkg {
+		return constructor(f)
+	}
+	obj, ok := f.Object().(*types.Func)
+	var fact FreshResult
+	return ok && e.pass != nil && obj.Pkg() != e.pass.Pkg && e.pass.ImportObjectFact(obj, &fact)
+}
+
+// constructor reports whether fn returns, on every way out, a new
+// allocation of its own that nothing else has seen (or nil).
+func constructor(fn *ssa.Function) bool {
+	if len(fn.Blocks) == 0 || fn.Signature.Results().Len() != 1 || startsGoroutine(fn) {
+		return false
+	}
+	made := false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || b == fn.Recover {
+			continue
+		}
+		switch x := ret.Results[0].(type) {
+		case *ssa.Const:
+			if !x.IsNil() {
+				return false
+			}
+		case *ssa.Alloc:
+			if x.Parent() != fn {
+				return false
+			}
+			for _, ref := range *x.Referrers() {
+				if ref != ret && !refStaysLocal(x, ref, 0) {
+					return false
+				}
+			}
+			made = true
+		default:
+			return false
+		}
+	}
+	return made
+}
+
+// FreshResult marks an exported constructor (see constructor): what a
+// call of it hands back is a new object no one else has seen. Exported
+// for the driver's module-wide step only (FreshEntry).
+type FreshResult struct{}
+
+func (*FreshResult) AFact()         {}
+func (*FreshResult) String() string { return "returns a new object" }
 
 func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
 	for i, q := range fn.Params {
@@ -102,7 +173,7 @@ func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
 // unseenBefore reports whether nothing that may run before call lets
 // another goroutine reach the new object a: every use that call does not
 // precede keeps a local, as staysLocal means it.
-func unseenBefore(a *ssa.Alloc, call ssa.Instruction) bool {
+func unseenBefore(a ssa.Value, call ssa.Instruction) bool {
 	for _, ref := range *a.Referrers() {
 		if ref == call || runsAfter(call, ref) {
 			continue

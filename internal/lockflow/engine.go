@@ -26,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry)},
+	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult)},
 }
 
 // Result is what the engine found in one package.
@@ -83,7 +83,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res.e = e
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
-	callsEntries := ModuleContext && e.usesInitEntries()
+	callsEntries := ModuleContext && (e.usesInitEntries() || e.usesFreshEntries())
 	if !usesSync && !callsLockers && !callsEntries {
 		return res, nil
 	}
@@ -99,6 +99,7 @@ func run(pass *analysis.Pass) (any, error) {
 			e.noteMutations(funcs)
 		}
 		e.recordEntryCalls(funcs)
+		e.recordFreshCalls(funcs)
 	}
 	return res, nil
 }
@@ -125,6 +126,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 			e.underOnce(g) || e.claimedInSection(g)
 	})
 	e.markInitEntries()
+	e.markFreshEntries()
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 }
 
@@ -196,6 +198,9 @@ type engine struct {
 	// whether it starts a goroutine (nil until asked).
 	initOnlyMemo   map[*ssa.Function]bool
 	initGoroutines *bool
+	// fresh: the fresh entries of the package's dependencies in the
+	// module (fresh.go); nil until asked.
+	fresh map[*types.Func]int
 
 	// Claim maps (claims.go): the inserts that take a claim, and the
 	// functions that take or drop one for their caller.

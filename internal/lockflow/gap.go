@@ -75,6 +75,11 @@ type Gap struct {
 	// gap if every call of them in the module is made at initialisation
 	// (entries.go).
 	InitEntries []string
+	// FreshEntries: the gap's lock belongs to an argument of an exported
+	// function that every call in its package hands an object it has just
+	// made; the driver drops the gap if every use of these functions in
+	// the module is such a call (entries.go).
+	FreshEntries []string
 
 	// ownerUnlocked: the function also writes a field of the lock's owner
 	// with no lock held (see oneAtATime).

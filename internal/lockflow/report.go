@@ -79,8 +79,12 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 // withCondition marks, for the driver, a finding that holds only if some
 // caller in another package runs after initialisation.
 func withCondition(d analysis.Diagnostic, g *Gap) analysis.Diagnostic {
-	if ModuleContext && len(g.InitEntries) > 0 {
+	switch {
+	case !ModuleContext:
+	case len(g.InitEntries) > 0:
 		d.Category = UnlessInitCategory + " " + strings.Join(g.InitEntries, " ")
+	case len(g.FreshEntries) > 0:
+		d.Category = UnlessFreshCategory + " " + strings.Join(g.FreshEntries, " ")
 	}
 	return d
 }
@@ -95,8 +99,11 @@ var SilencedByCallers map[string]bool
 func reportEntryCalls(pass *analysis.Pass, res *Result) {
 	for _, c := range res.EntryCalls {
 		ctx := "other"
-		if c.AtInit {
+		switch {
+		case c.AtInit:
 			ctx = "init"
+		case c.Fresh:
+			ctx = "fresh"
 		}
 		pass.Report(analysis.Diagnostic{Pos: c.Pos, Category: EntryCallCategory, Message: c.Entry + " " + ctx})
 	}

@@ -5,6 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/lockgap/lockgap/internal/lockflow"
 	"github.com/lockgap/lockgap/internal/lockflowtest"
 	"github.com/lockgap/lockgap/passes/rlockgap"
 )
@@ -28,4 +29,14 @@ func TestUnusedIgnores(t *testing.T) {
 	}
 	defer rlockgap.Analyzer.Flags.Set("unused_ignores", "false")
 	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer, "ignores")
+}
+
+// TestFreshEntries checks, as the driver's runs see them, the function a
+// package marks because every call of it there is on an object the
+// caller has just made, and the uses its dependents record (the driver
+// settles the finding from these; cmd/lockgap's TestFreshEntries).
+func TestFreshEntries(t *testing.T) {
+	lockflow.ModuleContext, lockflow.ThisModule = true, "freshentries"
+	defer func() { lockflow.ModuleContext, lockflow.ThisModule = false, "" }()
+	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer, "freshentries/...")
 }

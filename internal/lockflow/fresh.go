@@ -1,0 +1,244 @@
+package lockflow
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"os"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Objects no one else has seen, across packages. A method whose sections
+// lock its receiver cannot be raced through an object its caller has just
+// made and shown no one (construction, callctx.go); when the method is
+// exported, its callers are also in the packages that depend on its
+// package, which its own analysis never sees. As for init entries, the
+// driver settles it over the module:
+//
+//   - the package of the gap, when every use of the exported function in
+//     the package (tests aside, as in its own call structure) is a static
+//     call, outside loops, handing it as that argument an object the
+//     caller has just allocated or got from a constructor, and nothing
+//     can reach it another way (no method value, goroutine, defer,
+//     conversion to an interface of a type whose method set has it,
+//     generic instantiation with such a type), reports the gap with the
+//     function as its condition and marks it with a FreshEntry fact;
+//     exported constructors get a FreshResult fact;
+//   - every package depending on a marked function's package records
+//     whether it uses the function only that way ("fresh") or some other
+//     way ("other");
+//   - the driver drops the gap when every package of the module that
+//     depends on the gap's package, directly or not, was analysed, at
+//     least one fresh call was seen and no other use.
+//
+// Callers outside the module are not seen: the module is taken to be the
+// program, as for init entries.
+
+// FreshEntry marks an exported function whose gap is reported unless
+// every use of it in the module hands argument Arg an object its caller
+// has just made.
+type FreshEntry struct {
+	Module string
+	Arg    int
+}
+
+func (*FreshEntry) AFact()         {}
+func (*FreshEntry) String() string { return "fresh entry" }
+
+// freshUses counts, over the package's functions (test files aside), the
+// uses of the functions in entries (by origin, with the argument that must
+// be fresh): calls on a fresh object, and any other use.
+func (e *engine) freshUses(funcs []*ssa.Function, entries map[*types.Func]int) (fresh, other map[*types.Func]token.Pos) {
+	fresh, other = map[*types.Func]token.Pos{}, map[*types.Func]token.Pos{}
+	// note keeps the first position of each kind of use.
+	note := func(m map[*types.Func]token.Pos, f *types.Func, pos token.Pos) {
+		if _, ok := m[f]; !ok || !m[f].IsValid() {
+			m[f] = pos
+		}
+	}
+	entryOf := func(obj types.Object) (*types.Func, bool) {
+		f, ok := obj.(*types.Func)
+		if !ok {
+			return nil, false
+		}
+		_, ok = entries[f.Origin()]
+		return f.Origin(), ok
+	}
+	// A type that has the method in its method set lets an interface
+	// call, or a generic function's body, reach it.
+	reaches := func(t types.Type, orPointer bool, pos token.Pos) {
+		typs := []types.Type{t}
+		if _, isPtr := t.(*types.Pointer); orPointer && !isPtr {
+			typs = append(typs, types.NewPointer(t))
+		}
+		for _, typ := range typs {
+			ms := types.NewMethodSet(typ)
+			for i := 0; i < ms.Len(); i++ {
+				if f, ok := entryOf(ms.At(i).Obj()); ok {
+					if debugEnabled {
+						fmt.Fprintf(os.Stderr, "fresh entry %s reachable through %s\n", f, typ)
+					}
+					note(other, f, pos)
+				}
+			}
+		}
+	}
+	var ops []*ssa.Value
+	for _, fn := range funcs {
+		if inTestFile(fn) {
+			continue
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mi, ok := instr.(*ssa.MakeInterface); ok {
+					reaches(mi.X.Type(), false, mi.Pos())
+				}
+				ops = instr.Operands(ops[:0])
+				for i, o := range ops {
+					f, ok := (*o).(*ssa.Function)
+					if !ok || f.Object() == nil {
+						continue
+					}
+					obj, ok := entryOf(f.Object())
+					if !ok {
+						continue
+					}
+					call, isCall := instr.(*ssa.Call)
+					arg := entries[obj]
+					if isCall && i == 0 && call.Call.Value == f && !wrapper(f) && !inLoop(b) && arg < len(call.Call.Args) &&
+						e.freshArg(call.Call.Args[arg], fn, instr) {
+						note(fresh, obj, instr.Pos())
+					} else {
+						if debugEnabled {
+							fmt.Fprintf(os.Stderr, "fresh entry %s used otherwise in %s: %s\n", obj, fn, instr)
+						}
+						note(other, obj, instr.Pos())
+					}
+				}
+			}
+		}
+	}
+	if e.pass != nil {
+		for id, inst := range e.pass.TypesInfo.Instances {
+			if strings.HasSuffix(e.pass.Fset.Position(id.Pos()).Filename, "_test.go") {
+				continue
+			}
+			for i := 0; i < inst.TypeArgs.Len(); i++ {
+				reaches(inst.TypeArgs.At(i), true, id.Pos())
+			}
+		}
+	}
+	return fresh, other
+}
+
+// markFreshEntries gives each surviving gap whose lock belongs to an
+// argument of an exported function, which every use in the package hands
+// an object it has just made, that function as its condition; it marks
+// the function, and the package's exported constructors.
+func (e *engine) markFreshEntries() {
+	if !ModuleContext || ThisModule == "" || e.pass == nil {
+		return
+	}
+	for _, fn := range e.funcs {
+		obj, ok := fn.Object().(*types.Func)
+		if ok && obj.Exported() && fn.Parent() == nil && fn.Signature.Recv() == nil && !inTestFile(fn) && constructor(fn) {
+			e.pass.ExportObjectFact(obj, &FreshResult{})
+		}
+	}
+	for _, g := range e.res.Gaps {
+		if len(g.InitEntries) > 0 {
+			continue
+		}
+		p, ok := g.Lock.Root.(*ssa.Parameter)
+		fn := g.Fn
+		if !ok || p.Parent() != fn || fn.Parent() != nil || inTestFile(fn) {
+			continue
+		}
+		obj, ok := fn.Object().(*types.Func)
+		if !ok || !obj.Exported() || obj.Origin() != obj {
+			continue
+		}
+		i := paramIndex(fn, p)
+		if i < 0 || startsGoroutine(fn) || !staysLocal(p, 0) {
+			continue
+		}
+		entries := map[*types.Func]int{obj: i}
+		fresh, other := e.freshUses(e.funcs, entries)
+		if _, used := other[obj]; used {
+			continue
+		}
+		g.FreshEntries = []string{obj.FullName()}
+		e.pass.ExportObjectFact(obj, &FreshEntry{Module: ThisModule, Arg: i})
+		if pos, used := fresh[obj]; used && !slices.ContainsFunc(e.res.EntryCalls, func(c EntryCall) bool { return c.Entry == obj.FullName() }) {
+			e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, fn), Entry: obj.FullName(), Fresh: true})
+		}
+	}
+}
+
+// freshEntries returns the functions of the package's dependencies, in
+// this module, marked as fresh entries.
+func (e *engine) freshEntries() map[*types.Func]int {
+	if e.fresh != nil {
+		return e.fresh
+	}
+	e.fresh = map[*types.Func]int{}
+	if ThisModule == "" || e.pass == nil {
+		return e.fresh
+	}
+	for _, f := range e.pass.AllObjectFacts() {
+		fe, ok := f.Fact.(*FreshEntry)
+		obj, isFunc := f.Object.(*types.Func)
+		if ok && isFunc && fe.Module == ThisModule && obj.Pkg() != e.pass.Pkg {
+			e.fresh[obj] = fe.Arg
+		}
+	}
+	return e.fresh
+}
+
+// usesFreshEntries reports whether some dependency of the package in the
+// module marked a fresh entry: the package may call it or reach it
+// without naming its package.
+func (e *engine) usesFreshEntries() bool { return len(e.freshEntries()) > 0 }
+
+// recordFreshCalls lists the package's uses of other packages' fresh
+// entries, one record per entry and kind of use.
+func (e *engine) recordFreshCalls(funcs []*ssa.Function) {
+	entries := e.freshEntries()
+	if len(entries) == 0 {
+		return
+	}
+	fresh, other := e.freshUses(funcs, entries)
+	var calls []EntryCall
+	for obj := range entries {
+		if pos, used := fresh[obj]; used {
+			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName(), Fresh: true})
+		}
+		if pos, used := other[obj]; used {
+			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName()})
+		}
+	}
+	slices.SortFunc(calls, func(a, b EntryCall) int { return strings.Compare(a.Entry, b.Entry) })
+	e.res.EntryCalls = append(e.res.EntryCalls, calls...)
+}
+
+// validPos returns pos, or failing that fn's position or the package
+// clause's: a record of a use needs a position to be reported at.
+func (e *engine) validPos(pos token.Pos, fn *ssa.Function) token.Pos {
+	if !pos.IsValid() && fn != nil {
+		pos = fn.Pos()
+	}
+	if !pos.IsValid() && len(e.pass.Files) > 0 {
+		pos = e.pass.Files[0].Package
+	}
+	return pos
+}
+
+// wrapper reports whether fn is a wrapper go/ssa made for a method (for a
+// promoted or indirect receiver, a method value or a method expression),
+// not the method itself (declared here or known from type information).
+func wrapper(fn *ssa.Function) bool {
+	return strings.Contains(fn.Synthetic, "wrapper") || strings.Contains(fn.Synthetic, "thunk")
+}

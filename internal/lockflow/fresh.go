@@ -162,6 +162,9 @@ func (e *engine) markFreshEntries() {
 			continue
 		}
 		i := paramIndex(fn, p)
+		if debugEnabled {
+			fmt.Fprintf(os.Stderr, "fresh entry? %s arg %d: starts goroutine %v, keeps it local %v\n", fn, i, startsGoroutine(fn), staysLocal(p, 0))
+		}
 		if i < 0 || startsGoroutine(fn) || !staysLocal(p, 0) {
 			continue
 		}

@@ -2298,12 +2298,17 @@ func (fs *funcState) unpublishedAt(a *ssa.Alloc, at ssa.Instruction) bool {
 // staysLocal reports whether v (a pointer) is only dereferenced, has
 // fields taken, or is passed to static callees in which the parameter
 // stays local too, and those callees start no goroutine.
-func staysLocal(v ssa.Value, depth int) bool {
+func staysLocal(v ssa.Value, depth int) bool { return staysLocalIn(v, depth, nil) }
+
+// staysLocalIn is staysLocal; seen holds the callees' parameters whose
+// uses are being followed: a recursive call handing one on keeps it as
+// local as the rest of those uses do.
+func staysLocalIn(v ssa.Value, depth int, seen map[*ssa.Parameter]bool) bool {
 	if depth > 3 {
 		return false
 	}
 	for _, ref := range *v.Referrers() {
-		if !refStaysLocal(v, ref, depth) {
+		if !refStaysLocalIn(v, ref, depth, seen) {
 			return false
 		}
 	}
@@ -2313,9 +2318,13 @@ func staysLocal(v ssa.Value, depth int) bool {
 // refStaysLocal reports whether one use of v keeps it local, as staysLocal
 // means it.
 func refStaysLocal(v ssa.Value, ref ssa.Instruction, depth int) bool {
+	return refStaysLocalIn(v, ref, depth, nil)
+}
+
+func refStaysLocalIn(v ssa.Value, ref ssa.Instruction, depth int, seen map[*ssa.Parameter]bool) bool {
 	switch x := ref.(type) {
 	case *ssa.FieldAddr:
-		return staysLocal(x, depth)
+		return staysLocalIn(x, depth, seen)
 	case *ssa.UnOp:
 		return x.Op == token.MUL
 	case *ssa.Store:
@@ -2338,7 +2347,20 @@ func refStaysLocal(v ssa.Value, ref ssa.Instruction, depth int) bool {
 			if arg != v {
 				continue
 			}
-			if i >= len(callee.Params) || startsGoroutine(callee) || !staysLocal(callee.Params[i], depth+1) {
+			if i >= len(callee.Params) || startsGoroutine(callee) {
+				return false
+			}
+			p := callee.Params[i]
+			if seen[p] {
+				continue
+			}
+			if seen == nil {
+				seen = make(map[*ssa.Parameter]bool)
+			}
+			seen[p] = true
+			local := staysLocalIn(p, depth+1, seen)
+			delete(seen, p)
+			if !local {
 				return false
 			}
 		}

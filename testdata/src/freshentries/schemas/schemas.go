@@ -40,7 +40,7 @@ func (p *Parser) Parse(desc string) (*Schema, error) {
 	if !found {
 		return nil, fmt.Errorf("bad descriptor %q", desc)
 	}
-	s := &Schema{Name: name, Fields: strings.Split(fields, ","), Index: make(map[string]int)}
+	s := &Schema{Name: name, Fields: p.flatten(strings.Split(fields, ","), nil), Index: make(map[string]int)}
 	for i, f := range s.Fields {
 		s.Index[f] = i
 	}
@@ -48,6 +48,20 @@ func (p *Parser) Parse(desc string) (*Schema, error) {
 	p.cache[desc] = s
 	p.mu.Unlock()
 	return s, nil
+}
+
+// flatten expands nested fields ("addr.city") into their parts, one level
+// per call: a recursive helper that keeps the parser to itself.
+func (p *Parser) flatten(fields, out []string) []string {
+	for _, f := range fields {
+		head, rest, nested := strings.Cut(f, ".")
+		if nested {
+			out = p.flatten([]string{rest}, append(out, head))
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }
 
 // Decode parses one descriptor with a parser of its own.

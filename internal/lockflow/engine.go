@@ -1246,9 +1246,29 @@ func (fs *funcState) summarizeEnsures(s *summary, wb map[*ssa.BasicBlock][]int, 
 			if !ok || lk.Index != up.Key || slices.ContainsFunc(returns, func(b *ssa.BasicBlock) bool { return !lk.Block().Dominates(b) }) {
 				continue
 			}
+			// The missing side stores on every way to a return (an early
+			// return there, on a failed validation say, creates nothing).
+			if !storesOnEveryWay(g.branch.block.Succs[g.branch.succ], w.instr, returns) {
+				continue
+			}
 			if en := (relEnsure{loc: loc, key: 1 + key, lock: *l}); !slices.Contains(s.ensures, en) {
 				s.ensures = append(s.ensures, en)
 			}
 		}
 	}
+}
+
+// storesOnEveryWay reports whether every way from the start of block b
+// to one of the returns passes the store st.
+func storesOnEveryWay(b *ssa.BasicBlock, st ssa.Instruction, returns []*ssa.BasicBlock) bool {
+	if b.Instrs[0] == st {
+		return true
+	}
+	for _, r := range returns {
+		ret := r.Instrs[len(r.Instrs)-1]
+		if ret == b.Instrs[0] || reachableAvoiding(b.Instrs[0], ret, []ssa.Instruction{st}) {
+			return false
+		}
+	}
+	return true
 }

@@ -157,3 +157,49 @@ func (m *Mount) OpenSibling(inode, parent uint64, write bool) (*Handle, uint64, 
 	}
 	return h, id, nil
 }
+
+// AcquireUnlessFull is Acquire, but where the inode has no handle and the
+// table is full it makes none: on that way out the entry is still missing.
+func (t *HandleTable) AcquireUnlessFull(inode uint64, attrs *Attrs, max int) (*Handle, uint64) {
+	t.Lock()
+	defer t.Unlock()
+	h, ok := t.byInode[inode]
+	if !ok {
+		if len(t.byInode) >= max {
+			return nil, 0
+		}
+		h = &Handle{inode: inode, attrs: attrs}
+		t.byInode[inode] = h
+	}
+	t.nextID++
+	h.opens++
+	t.byID[t.nextID] = inode
+	return h, t.nextID
+}
+
+var errFull = errors.New("too many open files")
+
+// OpenBounded relies on AcquireUnlessFull, which need not create the
+// handle Find saw if it went away: Find's answer still decides the
+// release.
+func (m *Mount) OpenBounded(inode uint64, write bool, max int) (*Handle, uint64, error) {
+	var attrs *Attrs
+	if h, found := m.handles.Find(inode); found {
+		attrs = h.attrs
+	} else {
+		a, err := m.stat(inode)
+		if err != nil {
+			return nil, 0, err
+		}
+		attrs = a
+	}
+	h, id := m.handles.AcquireUnlessFull(inode, attrs, max)
+	if h == nil {
+		return nil, 0, errFull
+	}
+	if write && !h.locked && !m.lock(h) {
+		m.handles.Release(id) // want `m.handles.RWMutex is locked again for writing by m.handles.Release after RUnlock: h was present under the read lock`
+		return nil, 0, errLocked
+	}
+	return h, id, nil
+}

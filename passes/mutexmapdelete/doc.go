@@ -45,6 +45,10 @@
 //	}
 //	l.mu.Unlock()
 //
+// The count may also include the holder itself: delete while it is one,
+// else decrement (a count kept in the entry; a count of the whole map's
+// keys says nothing about who waits on this one).
+//
 // Also correct, and not reported: lockers that, after locking, check that
 // the map still holds the very mutex they locked and retry otherwise, with
 // the removal done while holding it. Nor is a removal made while holding,

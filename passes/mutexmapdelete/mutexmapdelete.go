@@ -437,8 +437,9 @@ func fresh(s *site) bool {
 }
 
 // refcounted reports whether s runs while a lock other than a map entry's
-// is held (the map's own lock) and only on the branch where a count
-// compared with zero is zero.
+// is held (the map's own lock) and only on the branch where the holder
+// count says the caller is the last: zero once it has taken itself off,
+// or one while it still counts itself (delete at one, else decrement).
 func (r *reporter) refcounted(mi *mapInfo, s *site) bool {
 	guarded := false
 	for _, p := range r.heldAt(s) {
@@ -460,7 +461,7 @@ func (r *reporter) refcounted(mi *mapInfo, s *site) bool {
 		if !ok || len(b.Succs) != 2 {
 			continue
 		}
-		succ, ok := zeroBranch(ifi.Cond)
+		succ, ok := lastHolderBranch(ifi.Cond)
 		if !ok {
 			continue
 		}
@@ -472,15 +473,16 @@ func (r *reporter) refcounted(mi *mapInfo, s *site) bool {
 	return false
 }
 
-// zeroBranch recognises a test of a count against zero and returns the
-// successor taken when the count is zero.
-func zeroBranch(cond ssa.Value) (int, bool) {
+// lastHolderBranch recognises a test of an integer count against zero or
+// one and returns the successor taken when the count is that constant (or
+// below it).
+func lastHolderBranch(cond ssa.Value) (int, bool) {
 	bin, ok := cond.(*ssa.BinOp)
 	if !ok {
 		return 0, false
 	}
 	x, y, op := bin.X, bin.Y, bin.Op
-	if isZero(x) {
+	if _, ok := smallCount(x); ok {
 		x, y = y, x
 		switch op {
 		case token.LSS:
@@ -493,27 +495,43 @@ func zeroBranch(cond ssa.Value) (int, bool) {
 			op = token.LEQ
 		}
 	}
-	if !isZero(y) || isZero(x) {
+	n, ok := smallCount(y)
+	if _, isConst := x.(*ssa.Const); !ok || isConst {
+		return 0, false
+	}
+	// One means "only me" only for a count kept in the entry.
+	if n == 1 && !isFieldLoad(x) {
 		return 0, false
 	}
 	if b, ok := x.Type().Underlying().(*types.Basic); !ok || b.Info()&types.IsInteger == 0 {
 		return 0, false
 	}
-	switch op {
-	case token.EQL, token.LEQ:
+	switch {
+	case op == token.EQL, op == token.LEQ, op == token.LSS && n == 1:
 		return 0, true
-	case token.NEQ, token.GTR:
+	case op == token.NEQ, op == token.GTR, op == token.GEQ && n == 1:
 		return 1, true
 	}
 	return 0, false
 }
 
-func isZero(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+func isFieldLoad(v ssa.Value) bool {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
 		return false
 	}
-	return constant.Sign(c.Value) == 0
+	_, ok = load.X.(*ssa.FieldAddr)
+	return ok
+}
+
+// smallCount returns the value of an integer constant zero or one.
+func smallCount(v ssa.Value) (int64, bool) {
+	c, ok := v.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	n, exact := constant.Int64Val(c.Value)
+	return n, exact && (n == 0 || n == 1)
 }
 
 // heldDuring reports whether s runs while the caller still holds a lock

@@ -153,3 +153,73 @@ func (t *Tables) With(table string, f func()) {
 	defer l.Unlock()
 	f()
 }
+
+// ShardLocks counts the holder itself: an entry starts at one for its
+// creator, each waiter adds one before blocking, and the unlocker deletes
+// it while it is the only one counted, else takes itself off.
+type ShardLocks struct {
+	mu    sync.Mutex
+	byKey map[any]*shardLock
+}
+
+type shardLock struct {
+	users int
+	sync.Mutex
+}
+
+func (s *ShardLocks) Lock(key any) {
+	s.mu.Lock()
+	l, ok := s.byKey[key]
+	if !ok {
+		l = &shardLock{users: 1}
+		s.byKey[key] = l
+		s.mu.Unlock()
+		l.Lock()
+		return
+	}
+	l.users++
+	s.mu.Unlock()
+	l.Lock()
+}
+
+func (s *ShardLocks) Unlock(key any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.byKey[key]
+	l.Unlock()
+	if l.users == 1 {
+		delete(s.byKey, key)
+	} else {
+		l.users--
+	}
+}
+
+// TallyLocks tests a count that is not kept per entry: how many keys are
+// locked says nothing about who waits on this one.
+type TallyLocks struct {
+	mu     sync.Mutex
+	byKey  map[string]*sync.Mutex
+	locked int
+}
+
+func (t *TallyLocks) Lock(key string) {
+	t.mu.Lock()
+	l, ok := t.byKey[key]
+	if !ok {
+		l = new(sync.Mutex)
+		t.byKey[key] = l
+	}
+	t.locked++
+	t.mu.Unlock()
+	l.Lock()
+}
+
+func (t *TallyLocks) Unlock(key string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.byKey[key].Unlock()
+	if n := len(t.byKey); n == 1 {
+		delete(t.byKey, key) // want `per-key mutex removed from t.byKey by delete while another goroutine may hold or wait on it`
+	}
+	t.locked--
+}

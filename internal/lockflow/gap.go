@@ -351,6 +351,11 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	default:
 		lazy := false
 		for _, d := range fs.decisionsOf[ri] {
+			if !fs.reachableInIteration(d.block, w.instr.Block()) {
+				// Only a later turn of the loop gets to w: the test
+				// decided whether the loop went on, not what w stores.
+				continue
+			}
 			if fs.dependsOn(w.instr.Block(), branch{d.block, d.missing}) {
 				lazy = true
 				if len(d.block.Succs) == 2 && fs.dependsOn(w.instr.Block(), branch{d.block, 1 - d.missing}) {
@@ -1164,6 +1169,31 @@ func (fs *funcState) reachable(from, to *ssa.BasicBlock) bool {
 	})
 	fs.reachMemo[k] = found
 	return found
+}
+
+// reachableInIteration reports whether to can be reached from from
+// without passing a block that dominates from: without going round a loop
+// that holds from, back to its head.
+func (fs *funcState) reachableInIteration(from, to *ssa.BasicBlock) bool {
+	seen := make([]bool, len(fs.fn.Blocks))
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range b.Succs {
+			if s.Dominates(from) {
+				continue
+			}
+			if s == to {
+				return true
+			}
+			if !seen[s.Index] {
+				seen[s.Index] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
 }
 
 func (fs *funcState) walkFrom(start *ssa.BasicBlock, visit func(*ssa.BasicBlock) bool) {

@@ -448,8 +448,8 @@ func (r *reporter) refcounted(mi *mapInfo, s *site) bool {
 		default:
 			continue
 		}
-		if strings.Contains(p.Steps, "[") || r.a.d.has(p.Root, mi.id) {
-			continue
+		if r.a.d.has(p.Root, mi.id) || strings.Contains(p.Steps, "."+mi.id.Name()+";") {
+			continue // the entry's own lock, or one reached through the map
 		}
 		guarded = true
 	}

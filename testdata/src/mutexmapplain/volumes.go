@@ -223,3 +223,78 @@ func (t *TallyLocks) Unlock(key string) {
 	}
 	t.locked--
 }
+
+// ShardedLocks spreads ShardLocks over shards, each with its own map lock,
+// kept in a map of shards: the lock held at the delete is a shard's, an
+// entry of another map than the one deleted from.
+type ShardedLocks struct {
+	shards map[uint32]*lockShard
+}
+
+type lockShard struct {
+	sync.Mutex
+	byKey map[string]*shardLock
+}
+
+func (s *ShardedLocks) Lock(key string) {
+	sh := s.shards[uint32(len(key))%8]
+	sh.Lock()
+	l, ok := sh.byKey[key]
+	if !ok {
+		l = &shardLock{users: 1}
+		sh.byKey[key] = l
+		sh.Unlock()
+		l.Lock()
+		return
+	}
+	l.users++
+	sh.Unlock()
+	l.Lock()
+}
+
+func (s *ShardedLocks) Unlock(key string) {
+	sh := s.shards[uint32(len(key))%8]
+	sh.Lock()
+	defer sh.Unlock()
+	l := sh.byKey[key]
+	l.Unlock()
+	if l.users == 1 {
+		delete(sh.byKey, key)
+	} else {
+		l.users--
+	}
+}
+
+// EntryLocks deletes at a zero count while holding only the entry's own
+// mutex: a newcomer reading the map meanwhile is not shut out.
+type EntryLocks struct {
+	mu      sync.Mutex
+	entries map[string]*countedLock
+}
+
+type countedLock struct {
+	sync.Mutex
+	users int
+}
+
+func (e *EntryLocks) Lock(key string) *countedLock {
+	e.mu.Lock()
+	l := e.entries[key]
+	if l == nil {
+		l = &countedLock{}
+		e.entries[key] = l
+	}
+	l.users++
+	e.mu.Unlock()
+	l.Lock()
+	return l
+}
+
+func (e *EntryLocks) Unlock(key string) {
+	l := e.entries[key]
+	l.users--
+	if l.users == 0 {
+		delete(e.entries, key) // want `per-key mutex removed from e.entries by delete`
+	}
+	l.Unlock()
+}

@@ -1,0 +1,156 @@
+package lockflow
+
+import (
+	"go/token"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A refresher seeded by its constructor: the method deciding and writing
+// an object's own state runs once on the object a constructor has just
+// made, before handing it out, and afterwards only on the one goroutine
+// a method of the object starts inside the object's own sync.Once:
+//
+//	func New() *Agg { a := &Agg{}; a.refresh(); return a }
+//	func (a *Agg) Start() { a.startOnce.Do(func() { go func() { for range tick { a.refresh() } }() }) }
+//
+// Each object's state then has one writer at a time: the constructor's
+// run ends before anyone can call Start, and Start starts one goroutine.
+
+// seededThenRefreshed reports whether g is such a gap: g's stale read
+// reads its function's receiver's own state, every writer of it in the
+// package writes it only through g's function, and g's function is called
+// only on a fresh object (a constructor seeding it) or on the receiver a
+// once-started goroutine of the object captured, with one such goroutine.
+func (e *engine) seededThenRefreshed(g *Gap) bool {
+	fn := g.Fn
+	if len(fn.Params) == 0 || fn.Signature.Recv() == nil || !e.callsKnown(fn) {
+		return false
+	}
+	if g.ReadLoc.Root != fn.Params[0] || strings.Contains(g.ReadLoc.Steps, "*") {
+		return false // not the object's own field
+	}
+	f := fieldClass(g.ReadLoc)
+	if f == "" {
+		return false
+	}
+	var worker *ssa.Go
+	for _, c := range e.calls[fn] {
+		call, ok := c.instr.(ssa.CallInstruction)
+		if !ok || c.callback || inLoop(c.instr.Block()) && !e.runsOnOnceWorker(c.caller) {
+			return false
+		}
+		recv := call.Common().Args[0]
+		if e.freshArg(recv, c.caller, c.instr) {
+			continue // the constructor's seeding run
+		}
+		gs := e.onceStartedCapturing(c.caller, recv)
+		if gs == nil || worker != nil && gs != worker {
+			return false
+		}
+		worker = gs
+	}
+	if worker == nil {
+		return false
+	}
+	writers, _ := e.stateWriters(g)
+	for _, w := range writers {
+		if w != fn && !e.writesOnlyThrough(w, f, fn) {
+			return false
+		}
+	}
+	return true
+}
+
+// runsOnOnceWorker reports whether fn is a closure started by a go
+// statement (the worker's loop may call the refresher many times).
+func (e *engine) runsOnOnceWorker(fn *ssa.Function) bool {
+	return fn.Parent() != nil && len(e.started[fn]) == 1 && len(e.calls[fn]) == 0
+}
+
+// onceStartedCapturing returns the go statement that alone starts the
+// closure w, when w's argument recv is the receiver of the method that
+// starts it, captured, and the go statement runs inside a closure handed
+// only to that receiver's own sync.Once: one goroutine per object. (The
+// receiver is captured by reference: a cell the method fills with it.)
+func (e *engine) onceStartedCapturing(w *ssa.Function, recv ssa.Value) *ssa.Go {
+	if !e.runsOnOnceWorker(w) {
+		return nil
+	}
+	// Captured variables are cells: the receiver is loaded from one.
+	load, ok := recv.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	fv, ok := load.X.(*ssa.FreeVar)
+	if !ok {
+		return nil
+	}
+	gs := e.started[w][0]
+	mc, ok := gs.Call.Value.(*ssa.MakeClosure)
+	if !ok || mc.Fn != w || inLoop(gs.Block()) {
+		return nil
+	}
+	starter := gs.Parent() // the closure handed to Once.Do
+	outerFV, ok := bindingOf(w, mc, fv).(*ssa.FreeVar)
+	if !ok || starter.Parent() == nil || outerFV.Parent() != starter {
+		return nil
+	}
+	method := starter.Parent()
+	if method.Signature.Recv() == nil || len(method.Params) == 0 {
+		return nil
+	}
+	for _, b := range method.Blocks {
+		for _, instr := range b.Instrs {
+			smc, ok := instr.(*ssa.MakeClosure)
+			if !ok || smc.Fn != starter {
+				continue
+			}
+			if !holdsOnly(bindingOf(starter, smc, outerFV), method.Params[0]) || !handedOnlyToOwnOnce(smc, method.Params[0]) {
+				return nil
+			}
+			return gs
+		}
+	}
+	return nil
+}
+
+// bindingOf returns the value closure mc binds to fn's free variable fv.
+func bindingOf(fn *ssa.Function, mc *ssa.MakeClosure, fv *ssa.FreeVar) ssa.Value {
+	for i, v := range fn.FreeVars {
+		if v == fv && i < len(mc.Bindings) {
+			return mc.Bindings[i]
+		}
+	}
+	return nil
+}
+
+// handedOnlyToOwnOnce reports whether the closure's only use is as the
+// function of a call to Do of a sync.Once field of recv.
+func handedOnlyToOwnOnce(mc *ssa.MakeClosure, recv ssa.Value) bool {
+	refs := *mc.Referrers()
+	if len(refs) != 1 {
+		return false
+	}
+	call, ok := refs[0].(*ssa.Call)
+	if !ok {
+		return false
+	}
+	c := call.Common()
+	callee := c.StaticCallee()
+	if callee == nil || callee.Name() != "Do" || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(c.Args) != 2 || c.Args[1] != mc {
+		return false
+	}
+	fa, ok := c.Args[0].(*ssa.FieldAddr)
+	return ok && loadsOrIs(fa.X, recv)
+}
+
+// loadsOrIs reports whether v is x, or a load of a cell holding only x.
+func loadsOrIs(v, x ssa.Value) bool {
+	if v == x {
+		return true
+	}
+	load, ok := v.(*ssa.UnOp)
+	return ok && load.Op == token.MUL && holdsOnly(load.X, x)
+}

@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -42,7 +43,7 @@ func (e *engine) seededThenRefreshed(g *Gap) bool {
 			return false
 		}
 		recv := call.Common().Args[0]
-		if e.freshArg(recv, c.caller, c.instr) {
+		if e.freshArg(recv, c.caller, c.instr) || e.configuredFresh(recv, c.caller, c.instr) {
 			continue // the constructor's seeding run
 		}
 		gs := e.onceStartedCapturing(c.caller, recv)
@@ -153,4 +154,47 @@ func loadsOrIs(v, x ssa.Value) bool {
 	}
 	load, ok := v.(*ssa.UnOp)
 	return ok && load.Op == token.MUL && holdsOnly(load.X, x)
+}
+
+// configuredFresh is freshArg for an object the caller has allocated and
+// so far handed only to functional options (opt(obj), opt of a func type
+// the package declares), when every function of the package with that
+// signature keeps its argument to itself: options set fields.
+func (e *engine) configuredFresh(v ssa.Value, caller *ssa.Function, call ssa.Instruction) bool {
+	a, ok := v.(*ssa.Alloc)
+	if !ok || a.Parent() != caller {
+		return false
+	}
+	for _, ref := range *a.Referrers() {
+		if ref == call || runsAfter(call, ref) || refStaysLocal(a, ref, 0) || e.configures(ref, a) {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// configures reports whether ref calls a functional option with a alone.
+func (e *engine) configures(ref ssa.Instruction, a ssa.Value) bool {
+	c, ok := ref.(*ssa.Call)
+	if !ok || c.Call.IsInvoke() || c.Call.StaticCallee() != nil || len(c.Call.Args) != 1 || c.Call.Args[0] != a {
+		return false
+	}
+	named, ok := types.Unalias(c.Call.Value.Type()).(*types.Named)
+	if !ok || named.Obj().Pkg() != e.pkg.Pkg {
+		return false
+	}
+	sig, ok := named.Underlying().(*types.Signature)
+	if !ok || sig.Results().Len() != 0 {
+		return false
+	}
+	for _, fn := range e.funcs {
+		if fn.Signature.Recv() != nil || !types.Identical(fn.Signature, sig) {
+			continue
+		}
+		if len(fn.Params) != 1 || !staysLocal(fn.Params[0], 0) {
+			return false
+		}
+	}
+	return true
 }

@@ -21,10 +21,21 @@ type Limits struct {
 
 type limit struct{ max, used int }
 
-// NewLimits seeds the thresholds before anyone can see the object; after
-// that only the one goroutine Start begins rebuilds them.
-func NewLimits(load func() map[string]int) *Limits {
-	l := &Limits{load: load, stop: make(chan struct{})}
+// LimitsOption configures a Limits before its first rebuild.
+type LimitsOption func(*Limits)
+
+func WithLoader(load func() map[string]int) LimitsOption {
+	return func(l *Limits) { l.load = load }
+}
+
+// NewLimits seeds the thresholds before anyone can see the object (the
+// options only set its fields); after that only the one goroutine Start
+// begins rebuilds them.
+func NewLimits(opts ...LimitsOption) *Limits {
+	l := &Limits{stop: make(chan struct{})}
+	for _, opt := range opts {
+		opt(l)
+	}
 	l.rebuild()
 	return l
 }
@@ -74,6 +85,65 @@ func (l *Limits) Allow(name string) bool {
 	defer l.mu.RUnlock()
 	lim := l.byName[name]
 	return lim == nil || lim.used < lim.max
+}
+
+// Shares is that refresher with an option that lets the object out to a
+// registry before the seed: whoever finds it there may start it early.
+type Shares struct {
+	mu     sync.RWMutex
+	config map[string]int
+	byName map[string]int
+	load   func() map[string]int
+
+	startOnce sync.Once
+}
+
+type SharesOption func(*Shares)
+
+var registry = map[string]*Shares{}
+
+func Registered(name string) SharesOption {
+	return func(s *Shares) { registry[name] = s }
+}
+
+func NewShares(load func() map[string]int, opts ...SharesOption) *Shares {
+	s := &Shares{load: load}
+	for _, opt := range opts {
+		opt(s)
+	}
+	s.rebuild()
+	return s
+}
+
+func (s *Shares) Start() {
+	s.startOnce.Do(func() {
+		go func() {
+			for range time.Tick(time.Minute) {
+				s.rebuild()
+			}
+		}()
+	})
+}
+
+func (s *Shares) changed(config map[string]int) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.byName == nil || !reflect.DeepEqual(config, s.config)
+}
+
+func (s *Shares) rebuild() {
+	config := s.load()
+	if !s.changed(config) {
+		return
+	}
+	byName := make(map[string]int, len(config))
+	for name, n := range config {
+		byName[name] = n
+	}
+	s.mu.Lock() // want `s.mu is locked again for writing after RUnlock`
+	s.byName = byName
+	s.config = config
+	s.mu.Unlock()
 }
 
 // Quotas is the same refresher with a second way in: Reload, exported,

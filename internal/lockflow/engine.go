@@ -166,6 +166,9 @@ type engine struct {
 	globalSet map[*ssa.Global]bool
 	// counted: fields some function of the package increments (x.n++).
 	counted map[*types.Var]bool
+	// hiddenTypes: unexported types whose values no other package can
+	// obtain (see hiddenMethod), memoised.
+	hiddenTypes map[*types.TypeName]bool
 
 	// Call structure, to tell functions only ever called with a lock
 	// held: static call sites per callee, those seen with a lock held, and
@@ -245,7 +248,7 @@ func (e *engine) callsKnown(fn *ssa.Function) bool {
 		return false
 	}
 	obj := fn.Object()
-	return obj == nil || !obj.Exported()
+	return obj == nil || !obj.Exported() || e.hiddenMethod(fn)
 }
 
 // calledOnlyFrom reports whether fn runs only where the package calls it

@@ -1,0 +1,147 @@
+package lockflow
+
+import (
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// An exported method of an unexported type can be called from another
+// package only on a value that package got hold of: from an exported
+// function or method result, an exported field or variable, a struct
+// embedding the type (which promotes the method), or an interface value.
+// When the package offers none of these, its own calls are all the
+// method's calls (as they are for an unexported function).
+
+// hiddenMethod reports whether fn is an exported method of an unexported
+// type of the package whose values no other package can obtain.
+func (e *engine) hiddenMethod(fn *ssa.Function) bool {
+	recv := fn.Signature.Recv()
+	if recv == nil || fn.Pkg != e.pkg {
+		return false
+	}
+	named, ok := types.Unalias(deref(recv.Type())).(*types.Named)
+	if !ok || named.Obj().Exported() || named.Obj().Pkg() != e.pkg.Pkg || named.TypeParams().Len() > 0 {
+		return false
+	}
+	if e.hiddenTypes == nil {
+		e.hiddenTypes = make(map[*types.TypeName]bool)
+	}
+	obj := named.Obj()
+	if v, ok := e.hiddenTypes[obj]; ok {
+		return v
+	}
+	v := e.typeHidden(named)
+	e.hiddenTypes[obj] = v
+	return v
+}
+
+func (e *engine) typeHidden(t *types.Named) bool {
+	is := func(x types.Type) bool { return types.Identical(types.Unalias(deref(x)), t) }
+	scope := e.pkg.Pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		switch obj := obj.(type) {
+		case *types.Func:
+			if obj.Exported() && resultsMention(obj.Signature(), t) {
+				return false
+			}
+		case *types.Var:
+			if obj.Exported() && typeMentions(obj.Type(), t, 0) {
+				return false
+			}
+		case *types.TypeName:
+			if obj.IsAlias() && obj.Exported() && typeMentions(obj.Type(), t, 0) {
+				return false
+			}
+			n, ok := obj.Type().(*types.Named)
+			if !ok {
+				continue
+			}
+			// Fields: exported ones of any struct of the package (a value
+			// of an unexported struct may be handed out too).
+			if st, ok := n.Underlying().(*types.Struct); ok {
+				for i := 0; i < st.NumFields(); i++ {
+					f := st.Field(i)
+					if f.Embedded() && is(f.Type()) || f.Exported() && typeMentions(f.Type(), t, 0) {
+						return false
+					}
+				}
+			}
+			if !obj.Exported() {
+				continue
+			}
+			for m := range n.Methods() {
+				if m.Exported() && resultsMention(m.Signature(), t) {
+					return false
+				}
+			}
+		}
+	}
+	for _, fn := range e.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if mi, ok := instr.(*ssa.MakeInterface); ok && is(mi.X.Type()) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+func resultsMention(sig *types.Signature, t *types.Named) bool {
+	for v := range sig.Results().Variables() {
+		if typeMentions(v.Type(), t, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// typeMentions reports whether a value of type x can carry a t: x is t,
+// or is built from it (pointers, containers, exported fields, functions
+// returning it).
+func typeMentions(x types.Type, t *types.Named, depth int) bool {
+	if depth > 6 {
+		return true
+	}
+	x = types.Unalias(x)
+	if types.Identical(x, t) {
+		return true
+	}
+	switch u := x.(type) {
+	case *types.Named:
+		// Another named type: its own fields are checked where it is
+		// declared; an instantiation may carry t in its type arguments.
+		for a := range u.TypeArgs().Types() {
+			if typeMentions(a, t, depth+1) {
+				return true
+			}
+		}
+		return false
+	case *types.Pointer:
+		return typeMentions(u.Elem(), t, depth+1)
+	case *types.Slice:
+		return typeMentions(u.Elem(), t, depth+1)
+	case *types.Array:
+		return typeMentions(u.Elem(), t, depth+1)
+	case *types.Chan:
+		return typeMentions(u.Elem(), t, depth+1)
+	case *types.Map:
+		return typeMentions(u.Key(), t, depth+1) || typeMentions(u.Elem(), t, depth+1)
+	case *types.Signature:
+		for v := range u.Results().Variables() {
+			if typeMentions(v.Type(), t, depth+1) {
+				return true
+			}
+		}
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if f := u.Field(i); (f.Exported() || f.Embedded()) && typeMentions(f.Type(), t, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1171,10 +1171,14 @@ func (fs *funcState) reachable(from, to *ssa.BasicBlock) bool {
 	return found
 }
 
-// reachableInIteration reports whether to can be reached from from
-// without passing a block that dominates from: without going round a loop
-// that holds from, back to its head.
+// reachableInIteration reports whether to, a block in a loop with from,
+// can be reached from from without passing a block that dominates from:
+// without going round the loop, back to its head. A block after the loop
+// is reached as usual.
 func (fs *funcState) reachableInIteration(from, to *ssa.BasicBlock) bool {
+	if !fs.reachable(to, from) {
+		return fs.reachable(from, to)
+	}
 	seen := make([]bool, len(fs.fn.Blocks))
 	work := []*ssa.BasicBlock{from}
 	for len(work) > 0 {

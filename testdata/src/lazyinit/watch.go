@@ -68,3 +68,19 @@ func (s *Snapshots) Warm(keys []string, poll func(string) ([]byte, error)) {
 		s.remember(key, b) // want `s.mu is locked again for writing by s.remember after RUnlock`
 	}
 }
+
+// FillFirstMissing looks for a missing key in a loop and fills it after
+// the loop: the fill follows the miss, not a later turn.
+func (s *Snapshots) FillFirstMissing(keys []string, poll func(string) ([]byte, error)) {
+	for _, key := range keys {
+		if s.lastGood(key) != nil {
+			continue
+		}
+		b, err := poll(key)
+		if err != nil {
+			return
+		}
+		s.remember(key, b) // want `s.mu is locked again for writing by s.remember after RUnlock`
+		return
+	}
+}

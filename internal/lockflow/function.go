@@ -130,6 +130,8 @@ type funcState struct {
 	lockedFunc        bool                // the function takes locks itself
 	pickedReads       *bitset             // see picked; computed on first use
 	reachMemo         map[[2]*ssa.BasicBlock]bool
+	versionTests      *[]versionTest // see versionTestsOf
+	scc               []int          // see components
 }
 
 // analyzeFunction runs the held-lock flow, collects read and write sites

@@ -1173,11 +1173,12 @@ func (fs *funcState) reachable(from, to *ssa.BasicBlock) bool {
 
 // reachableInIteration reports whether to, a block in a loop with from,
 // can be reached from from without passing a block that dominates from:
-// without going round the loop, back to its head. A block after the loop
-// is reached as usual.
+// without going round the loop, back to its head. For a block outside
+// from's loops it answers true, leaving the question to the caller's
+// control dependence.
 func (fs *funcState) reachableInIteration(from, to *ssa.BasicBlock) bool {
-	if !fs.reachable(to, from) {
-		return fs.reachable(from, to)
+	if scc := fs.components(); scc[from.Index] != scc[to.Index] {
+		return true // not in one loop: the usual control dependence decides
 	}
 	seen := make([]bool, len(fs.fn.Blocks))
 	work := []*ssa.BasicBlock{from}
@@ -1198,6 +1199,68 @@ func (fs *funcState) reachableInIteration(from, to *ssa.BasicBlock) bool {
 		}
 	}
 	return false
+}
+
+// components numbers the strongly connected components of the function's
+// blocks (Kosaraju): two blocks share a number when each reaches the other.
+func (fs *funcState) components() []int {
+	if fs.scc != nil {
+		return fs.scc
+	}
+	blocks := fs.fn.Blocks
+	n := len(blocks)
+	order := make([]*ssa.BasicBlock, 0, n)
+	seen := make([]bool, n)
+	type frame struct {
+		b    *ssa.BasicBlock
+		next int
+	}
+	for _, root := range blocks {
+		if seen[root.Index] {
+			continue
+		}
+		seen[root.Index] = true
+		stack := []frame{{root, 0}}
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next < len(top.b.Succs) {
+				s := top.b.Succs[top.next]
+				top.next++
+				if !seen[s.Index] {
+					seen[s.Index] = true
+					stack = append(stack, frame{s, 0})
+				}
+				continue
+			}
+			order = append(order, top.b)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	scc := make([]int, n)
+	for i := range scc {
+		scc[i] = -1
+	}
+	c := 0
+	for i := len(order) - 1; i >= 0; i-- {
+		if scc[order[i].Index] >= 0 {
+			continue
+		}
+		work := []*ssa.BasicBlock{order[i]}
+		scc[order[i].Index] = c
+		for len(work) > 0 {
+			b := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, p := range b.Preds {
+				if scc[p.Index] < 0 {
+					scc[p.Index] = c
+					work = append(work, p)
+				}
+			}
+		}
+		c++
+	}
+	fs.scc = scc
+	return scc
 }
 
 func (fs *funcState) walkFrom(start *ssa.BasicBlock, visit func(*ssa.BasicBlock) bool) {

@@ -30,6 +30,52 @@ func (fs *funcState) versionGuards(w *writeSite) []guard {
 	}
 	var cands []cand
 	agree := make(map[*ssa.BasicBlock]int)
+	for _, t := range fs.versionTestsOf() {
+		var reads []int
+		for _, ri := range t.reads {
+			if fs.inSectionOf(&fs.reads[ri], w) {
+				reads = append(reads, ri)
+			}
+		}
+		if len(reads) == 0 {
+			continue
+		}
+		if s, ok := agree[t.block]; ok && s != t.side {
+			delete(agree, t.block) // the two operands pull both ways: no test
+			continue
+		}
+		agree[t.block] = t.side
+		cands = append(cands, cand{reads, t.param})
+	}
+	if len(cands) == 0 || fs.reachesAvoiding(w.instr.Block(), agree) {
+		return nil
+	}
+	var out []guard
+	for _, c := range cands {
+		for _, ri := range c.reads {
+			out = append(out, guard{loc: fs.reads[ri].loc, read: ri, against: c.param})
+		}
+	}
+	return out
+}
+
+// versionTest is a comparison of a value read afresh (reads) with one a
+// parameter carries (param); side is the successor of block taken where
+// they agree.
+type versionTest struct {
+	block *ssa.BasicBlock
+	side  int
+	reads []int
+	param ssa.Value
+}
+
+// versionTestsOf lists the function's version tests once: which of them
+// guard a write depends only on the write's section.
+func (fs *funcState) versionTestsOf() []versionTest {
+	if fs.versionTests != nil {
+		return *fs.versionTests
+	}
+	var tests []versionTest
 	for _, b := range fs.fn.Blocks {
 		cond, ok := ifCond(b).(*ssa.BinOp)
 		if !ok {
@@ -41,15 +87,6 @@ func (fs *funcState) versionGuards(w *writeSite) []guard {
 				x, y = y, x
 			}
 			if fs.paramCarried(y, 0) < 0 {
-				continue
-			}
-			var reads []int
-			fs.freshReads(x, 0, func(ri int) {
-				if fs.inSectionOf(&fs.reads[ri], w) && !slices.Contains(reads, ri) {
-					reads = append(reads, ri)
-				}
-			})
-			if len(reads) == 0 {
 				continue
 			}
 			side := -1
@@ -69,24 +106,19 @@ func (fs *funcState) versionGuards(w *writeSite) []guard {
 			if side < 0 {
 				continue
 			}
-			if s, ok := agree[b]; ok && s != side {
-				delete(agree, b) // the two operands pull both ways: no test
-				continue
+			var reads []int
+			fs.freshReads(x, 0, func(ri int) {
+				if !slices.Contains(reads, ri) {
+					reads = append(reads, ri)
+				}
+			})
+			if len(reads) > 0 {
+				tests = append(tests, versionTest{b, side, reads, y})
 			}
-			agree[b] = side
-			cands = append(cands, cand{reads, y})
 		}
 	}
-	if len(cands) == 0 || fs.reachesAvoiding(w.instr.Block(), agree) {
-		return nil
-	}
-	var out []guard
-	for _, c := range cands {
-		for _, ri := range c.reads {
-			out = append(out, guard{loc: fs.reads[ri].loc, read: ri, against: c.param})
-		}
-	}
-	return out
+	fs.versionTests = &tests
+	return tests
 }
 
 // inSectionOf reports whether r is read in the section w writes in (both

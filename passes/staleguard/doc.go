@@ -144,8 +144,15 @@
 // filled, then returned); a method that every caller in
 // the package hands an object it has just allocated and shown no one
 // (a constructor restoring its new value before returning it), when the
-// method keeps the object to itself and starts no goroutine; a function
-// a singleflight group runs for a key (a Do or DoChan method of a type
+// method keeps the object to itself and starts no goroutine; a method
+// that reads and writes its receiver's own state when the constructor
+// runs it once on the new object (after functional options that only
+// set fields) and afterwards only the goroutine a method starts inside
+// the object's own sync.Once runs it (a refresher on a ticker); a caller's
+// outer lock counted for an exported method of an unexported type that
+// no other package can get hold of (no exported result, field or
+// variable carries it, no struct embeds it, no interface holds it); a
+// function a singleflight group runs for a key (a Do or DoChan method of a type
 // named Group, given a string key and the function: x/sync's
 // singleflight, and groups like it), which acts as an outer lock across
 // both its sections; a group of another name (a SingleFlight interface, a

@@ -88,31 +88,9 @@ func variableOrigin(v ssa.Value) (*ssa.Alloc, *ssa.Function) {
 			}
 			return x, x.Parent()
 		case *ssa.FreeVar:
-			fn := x.Parent()
-			i := -1
-			for j, fv := range fn.FreeVars {
-				if fv == x {
-					i = j
-				}
-			}
-			if i < 0 || fn.Parent() == nil {
+			if v = boundValue(x); v == nil {
 				return nil, nil
 			}
-			var mc *ssa.MakeClosure
-			for _, b := range fn.Parent().Blocks {
-				for _, instr := range b.Instrs {
-					if m, ok := instr.(*ssa.MakeClosure); ok && m.Fn == fn {
-						if mc != nil {
-							return nil, nil
-						}
-						mc = m
-					}
-				}
-			}
-			if mc == nil || i >= len(mc.Bindings) {
-				return nil, nil
-			}
-			v = mc.Bindings[i]
 		default:
 			return nil, nil
 		}

@@ -249,14 +249,10 @@ func flightOf(fn *ssa.Function) flight {
 		return noFlight
 	}
 	var value ssa.Value = fn
-	uses := 0
-	for _, b := range parent.Blocks {
-		for _, instr := range b.Instrs {
-			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
-				value = mc
-			}
-		}
+	if mc := closureOf(fn); mc != nil {
+		value = mc
 	}
+	uses := 0
 	kind := noFlight
 	for _, b := range parent.Blocks {
 		for _, instr := range b.Instrs {

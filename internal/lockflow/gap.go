@@ -805,18 +805,7 @@ func capturedRoot(v ssa.Value) *ssa.Alloc {
 		case *ssa.Alloc:
 			return x
 		case *ssa.FreeVar:
-			fn := x.Parent()
-			i := slices.Index(fn.FreeVars, x)
-			var bound ssa.Value
-			if parent := fn.Parent(); parent != nil && i >= 0 {
-				for _, b := range parent.Blocks {
-					for _, instr := range b.Instrs {
-						if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && i < len(mc.Bindings) {
-							bound = mc.Bindings[i]
-						}
-					}
-				}
-			}
+			bound := boundValue(x)
 			if bound == nil {
 				return nil
 			}
@@ -826,6 +815,34 @@ func capturedRoot(v ssa.Value) *ssa.Alloc {
 		}
 	}
 	return nil
+}
+
+// closureOf returns the MakeClosure that makes fn in its enclosing
+// function (a function literal has one), or nil.
+func closureOf(fn *ssa.Function) *ssa.MakeClosure {
+	if fn.Parent() == nil {
+		return nil
+	}
+	for _, b := range fn.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn {
+				return mc
+			}
+		}
+	}
+	return nil
+}
+
+// boundValue returns what the enclosing function binds to the free
+// variable fv when it makes fv's closure, or nil.
+func boundValue(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	i := slices.Index(fn.FreeVars, fv)
+	mc := closureOf(fn)
+	if mc == nil || i < 0 || i >= len(mc.Bindings) {
+		return nil
+	}
+	return mc.Bindings[i]
 }
 
 // setsWhatDiffered reports whether w, storing v (a constant, or a value

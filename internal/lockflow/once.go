@@ -179,8 +179,7 @@ func isOnce(g *ssa.Global) bool {
 // onceDo returns the package variable of type sync.Once whose Do c
 // calls, with a function of the package (not a closure), or nil.
 func onceDo(c *ssa.CallCommon) *ssa.Global {
-	callee := c.StaticCallee()
-	if callee == nil || callee.Name() != "Do" || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(c.Args) != 2 {
+	if !isOnceDo(c) {
 		return nil
 	}
 	g, ok := c.Args[0].(*ssa.Global)
@@ -191,6 +190,12 @@ func onceDo(c *ssa.CallCommon) *ssa.Global {
 		return nil
 	}
 	return g
+}
+
+// isOnceDo reports whether c calls (*sync.Once).Do.
+func isOnceDo(c *ssa.CallCommon) bool {
+	callee := c.StaticCallee()
+	return callee != nil && callee.Name() == "Do" && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync" && len(c.Args) == 2
 }
 
 // runsInOnce returns the Once inside whose Do fn alone runs: fn is handed

@@ -94,37 +94,19 @@ func (e *engine) onceStartedCapturing(w *ssa.Function, recv ssa.Value) *ssa.Go {
 		return nil
 	}
 	starter := gs.Parent() // the closure handed to Once.Do
-	outerFV, ok := bindingOf(w, mc, fv).(*ssa.FreeVar)
-	if !ok || starter.Parent() == nil || outerFV.Parent() != starter {
+	outerFV, ok := boundValue(fv).(*ssa.FreeVar)
+	if !ok || outerFV.Parent() != starter {
 		return nil
 	}
 	method := starter.Parent()
-	if method.Signature.Recv() == nil || len(method.Params) == 0 {
+	smc := closureOf(starter)
+	if method == nil || method.Signature.Recv() == nil || len(method.Params) == 0 || smc == nil {
 		return nil
 	}
-	for _, b := range method.Blocks {
-		for _, instr := range b.Instrs {
-			smc, ok := instr.(*ssa.MakeClosure)
-			if !ok || smc.Fn != starter {
-				continue
-			}
-			if !holdsOnly(bindingOf(starter, smc, outerFV), method.Params[0]) || !handedOnlyToOwnOnce(smc, method.Params[0]) {
-				return nil
-			}
-			return gs
-		}
+	if !holdsOnly(boundValue(outerFV), method.Params[0]) || !handedOnlyToOwnOnce(smc, method.Params[0]) {
+		return nil
 	}
-	return nil
-}
-
-// bindingOf returns the value closure mc binds to fn's free variable fv.
-func bindingOf(fn *ssa.Function, mc *ssa.MakeClosure, fv *ssa.FreeVar) ssa.Value {
-	for i, v := range fn.FreeVars {
-		if v == fv && i < len(mc.Bindings) {
-			return mc.Bindings[i]
-		}
-	}
-	return nil
+	return gs
 }
 
 // handedOnlyToOwnOnce reports whether the closure's only use is as the
@@ -139,8 +121,7 @@ func handedOnlyToOwnOnce(mc *ssa.MakeClosure, recv ssa.Value) bool {
 		return false
 	}
 	c := call.Common()
-	callee := c.StaticCallee()
-	if callee == nil || callee.Name() != "Do" || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(c.Args) != 2 || c.Args[1] != mc {
+	if !isOnceDo(c) || c.Args[1] != mc {
 		return false
 	}
 	fa, ok := c.Args[0].(*ssa.FieldAddr)

@@ -939,7 +939,7 @@ func (e *engine) oneAtATime(g *Gap) bool {
 		if w == g.Fn || ofOtherOwner(w, g) || e.throughGapFunction(g, w) || e.onlyRaises(g, w) {
 			continue
 		}
-		if e.escapes[w] || len(e.started[w]) > 0 || callableOutside(w) {
+		if e.escapes[w] || len(e.started[w]) > 0 || e.callableOutside(w) {
 			return false
 		}
 		for _, c := range e.calls[w] {
@@ -1014,17 +1014,10 @@ func holderByValue(g *Gap) (types.Type, bool) {
 	return nil, false
 }
 
-// callableOutside reports whether another package can call fn by name: an
-// exported function, or an exported method of an exported type.
-func callableOutside(fn *ssa.Function) bool {
+// callableOutside reports whether another package can call fn: an
+// exported function, or an exported method of a type other packages can
+// get values of (see hiddenMethod).
+func (e *engine) callableOutside(fn *ssa.Function) bool {
 	obj, ok := fn.Object().(*types.Func)
-	if !ok || !obj.Exported() {
-		return false
-	}
-	recv := obj.Signature().Recv()
-	if recv == nil {
-		return true
-	}
-	named, ok := types.Unalias(deref(recv.Type())).(*types.Named)
-	return !ok || named.Obj().Exported()
+	return ok && obj.Exported() && !e.hiddenMethod(fn)
 }

@@ -230,6 +230,13 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 		if !ok {
 			return nil, false
 		}
+		if h, reentered := outer.lookup(p.key()); reentered {
+			// The helper takes a lock the caller already holds (a
+			// deadlock, or a recursive RLock): no new section begins,
+			// what it reads and writes is in the caller's. Its lock
+			// goes last, as for a section of its own.
+			return outer.with(h), true
+		}
 		return outer.with(heldLock{key: p.key(), path: p, mode: l.mode, openers: []int{idx}}), true
 	}
 

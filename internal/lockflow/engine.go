@@ -33,6 +33,8 @@ var Analyzer = &analysis.Analyzer{
 type Result struct {
 	Pkg  *ssa.Package // nil when the package never refers to package sync
 	Gaps []*Gap
+	// Reentries: calls of helpers that take a lock the caller holds.
+	Reentries []Reentry
 	// Crashes are internal errors, one per function whose analysis
 	// panicked; the rest of the package is still analysed.
 	Crashes []Crash
@@ -571,6 +573,7 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 			e.res.Gaps = append(e.res.Gaps, g)
 		}
 	}
+	e.res.Reentries = append(e.res.Reentries, fs.reentries...)
 	sum = fs.summarize()
 	if debugEnabled {
 		for _, w := range sum.writes {

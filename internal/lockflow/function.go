@@ -132,6 +132,8 @@ type funcState struct {
 	reachMemo         map[[2]*ssa.BasicBlock]bool
 	versionTests      *[]versionTest // see versionTestsOf
 	scc               []int          // see components
+	reentries         []Reentry      // helper calls taking a lock held here
+	unlockHelper      *bool          // see releasesElsewhere
 }
 
 // analyzeFunction runs the held-lock flow, collects read and write sites
@@ -313,6 +315,9 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					e.lockedCalls[instr] = true
 				}
 				h, ok := helpers[instr]
+				if ok {
+					fs.noteReentry(x, h.cs, s)
+				}
 				if !ok && len(s) > 0 {
 					// A helper called with a lock held writes under it.
 					if cs, sum := e.helperSummary(fn, x); !sum.empty() {

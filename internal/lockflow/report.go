@@ -169,12 +169,52 @@ func Findings(pass *analysis.Pass, res *Result, w Wording, keep func(*Gap) bool)
 	return out
 }
 
+// ReentryFindings returns the diagnostics for the engine's reentries
+// that keep selects.
+func ReentryFindings(res *Result, src *Source, keep func(Reentry) bool) []analysis.Diagnostic {
+	var out []analysis.Diagnostic
+	for _, r := range res.Reentries {
+		if keep(r) {
+			out = append(out, DiagnoseReentry(src, r))
+		}
+	}
+	return out
+}
+
+// DiagnoseReentry renders a reentry: on the helper call, naming the lock
+// as the caller's Lock writes it, with the two acquisitions as related
+// information.
+func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
+	lock := src.Receiver(r.Held)
+	callee := src.Callee(r.Call)
+	var msg string
+	switch {
+	case !r.RWMutex:
+		msg = fmt.Sprintf("%s is held here and %s locks it again: sync.Mutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call", lock, callee)
+	case r.HeldMode == Write:
+		msg = fmt.Sprintf("%s is held for writing here and %s takes its read lock: sync.RWMutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call", lock, callee)
+	default:
+		msg = fmt.Sprintf("%s is held for reading here and %s takes its write lock, which waits for every reader, this one too: the call never returns; unlock before the call, or take the write lock from the start", lock, callee)
+	}
+	return analysis.Diagnostic{
+		Pos:     r.Call,
+		Message: msg,
+		Related: []analysis.RelatedInformation{
+			{Pos: r.Held, Message: lock + " locked here"},
+			{Pos: r.Taken, Message: "and locked again here"},
+		},
+	}
+}
+
 // GapPass describes a pass that reports some of the engine's gaps.
 type GapPass struct {
 	Name    string
 	Doc     string // the pass's doc.go
 	Wording Wording
 	Owns    func(*Gap) bool // which gaps are this pass's
+	// OwnsReentry: which reentries (a helper taking a lock its caller
+	// holds) are this pass's; nil for none.
+	OwnsReentry func(Reentry) bool
 	// Crashes: this pass reports the engine's internal errors (one pass
 	// does, so each is reported once).
 	Crashes bool
@@ -211,7 +251,11 @@ func (p GapPass) Analyzer() *analysis.Analyzer {
 
 // Findings returns the pass's diagnostics for the engine's result.
 func (p GapPass) Findings(pass *analysis.Pass, res *Result) []analysis.Diagnostic {
-	return Findings(pass, res, p.Wording, p.Owns)
+	out := Findings(pass, res, p.Wording, p.Owns)
+	if p.OwnsReentry != nil {
+		out = append(out, ReentryFindings(res, NewSource(pass), p.OwnsReentry)...)
+	}
+	return out
 }
 
 // storesBeside reports whether the block of g's write (a removal) also

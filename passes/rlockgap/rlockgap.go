@@ -20,8 +20,9 @@ var Pass = lockflow.GapPass{
 		ReadSection: "under the read lock",
 		ThisSection: "under the write lock",
 	},
-	Owns:    (*lockflow.Gap).IsUpgrade,
-	Crashes: true,
+	Owns:        (*lockflow.Gap).IsUpgrade,
+	OwnsReentry: func(r lockflow.Reentry) bool { return r.RWMutex },
+	Crashes:     true,
 }
 
 var Analyzer = Pass.Analyzer()

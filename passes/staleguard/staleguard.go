@@ -19,7 +19,8 @@ var Pass = lockflow.GapPass{
 		ReadSection: "in an earlier section",
 		ThisSection: "in this section",
 	},
-	Owns: func(g *lockflow.Gap) bool { return !g.IsUpgrade() },
+	Owns:        func(g *lockflow.Gap) bool { return !g.IsUpgrade() },
+	OwnsReentry: func(r lockflow.Reentry) bool { return !r.RWMutex },
 }
 
 var Analyzer = Pass.Analyzer()

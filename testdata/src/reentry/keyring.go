@@ -1,0 +1,145 @@
+package reentry
+
+import "sync"
+
+// A keyring whose replacement takes the write lock and then calls a
+// lookup that takes the read lock again. sync.RWMutex is not reentrant:
+// the call never returns, which is what is reported. It opens no second
+// section either: what it would read is read under the write lock
+// already held, so there is no stale read to report as well.
+
+type key struct {
+	id    string
+	names []string
+}
+
+type keyring struct {
+	mu     sync.RWMutex
+	byName map[string][]string // name -> key ids
+	keys   map[string]key
+}
+
+// idsFor takes the read lock itself.
+func (r *keyring) idsFor(name string) []string {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return append([]string(nil), r.byName[name]...)
+}
+
+// drop expects the write lock held.
+func (r *keyring) drop(name, id string) {
+	ids := r.byName[name]
+	kept := ids[:0]
+	for _, other := range ids {
+		if other != id {
+			kept = append(kept, other)
+		}
+	}
+	r.byName[name] = kept
+	delete(r.keys, id)
+}
+
+func (r *keyring) ReplaceHeld(k key) {
+	r.mu.Lock()
+	for _, name := range k.names {
+		for _, id := range r.idsFor(name) { // want `r.mu is held for writing here and r.idsFor takes its read lock: sync.RWMutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call`
+			r.drop(name, id)
+		}
+	}
+	r.keys[k.id] = k
+	r.mu.Unlock()
+}
+
+// ReplaceAfter looks up first and locks afterwards: the keys found may
+// have been replaced in between, and a key stored since under a dropped
+// id is removed.
+func (r *keyring) ReplaceAfter(k key) {
+	name := k.names[0]
+	ids := r.idsFor(name)
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: the value written derives from ids, read under the read lock; an update made in between is lost; re-read it under the write lock`
+	for _, id := range ids {
+		r.drop(name, id)
+	}
+	r.keys[k.id] = k
+	r.mu.Unlock()
+}
+
+// Count holds the read lock and asks a helper that takes it again for
+// reading: a recursive RLock can only stall behind a waiting writer, and
+// is left alone.
+func (r *keyring) Count(name string) int {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.idsFor(name))
+}
+
+// Forget holds the read lock and calls a helper that takes the write
+// lock: it waits for every reader, this one too.
+func (r *keyring) Forget(name string) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if len(r.byName[name]) > 0 {
+		r.clear(name) // want `r.mu is held for reading here and r.clear takes its write lock, which waits for every reader, this one too: the call never returns; unlock before the call, or take the write lock from the start`
+	}
+}
+
+func (r *keyring) clear(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.byName, name)
+}
+
+// lookup takes the lock only when its caller does not hold it.
+func (r *keyring) lookup(name string, held bool) []string {
+	if !held {
+		r.mu.RLock()
+		defer r.mu.RUnlock()
+	}
+	return r.byName[name]
+}
+
+func (r *keyring) Rename(from, to string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.byName[to] = r.lookup(from, true)
+	delete(r.byName, from)
+}
+
+// unlock releases the caller's lock: after it, taking the lock again is
+// fine, whatever the held-lock state says.
+func (r *keyring) unlock() { r.mu.Unlock() }
+
+func (r *keyring) DropThenList(name string) []string {
+	r.mu.Lock()
+	delete(r.byName, name)
+	r.unlock()
+	return r.idsFor(name)
+}
+
+// shard locks are elements of one slice: holding one and taking
+// another's is not a reentry.
+type shard struct {
+	mu   sync.RWMutex
+	keys map[string]key
+}
+
+func (s *shard) size() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.keys)
+}
+
+type shardedRing struct{ shards []*shard }
+
+// Balance holds each shard's lock in turn while it sizes up the others.
+func (r *shardedRing) Balance(id string) {
+	for _, src := range r.shards {
+		src.mu.Lock()
+		for _, dst := range r.shards {
+			if dst != src && dst.size() < len(src.keys) {
+				delete(src.keys, id)
+			}
+		}
+		src.mu.Unlock()
+	}
+}

@@ -125,7 +125,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		e.explain(g)
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
-			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g)
+			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g)
 	})
 	e.markInitEntries()
 	e.markFreshEntries()

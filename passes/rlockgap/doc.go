@@ -82,6 +82,16 @@
 // documentation lists as silent are silent here too: the engine decides
 // them once for both passes.
 //
+// A helper that takes the lock its caller already holds for writing (a
+// lookup that RLocks under the caller's Lock), or takes the write lock
+// under the caller's RLock, never returns: sync.RWMutex is not reentrant,
+// and a Lock waits for every reader, the caller too. rlockgap reports it
+// at the call, with both acquisitions, where it is certain (see
+// staleguard, which reports the same for a sync.Mutex). An RLock under an
+// RLock may go through (it stalls only behind a waiting writer) and is
+// left alone. The helper's reads are then under the caller's lock: no
+// gap is reported for them.
+//
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
 // Lock. Silence a finding with //lockgap:ignore rlockgap <reason>.
 package rlockgap

@@ -158,7 +158,20 @@
 // both its sections; a group of another name (a SingleFlight interface, a
 // flightGroup, with Do, DoEx or DoChan) only where every writer of the
 // state read also runs inside a flight, since such a group is an outer
-// lock only against other flights.
+// lock only against other flights; a gap whose second section opens only
+// past a test of a boolean parameter that every call of the function (an
+// unexported one, or one no other package can call) answers the other way
+// (a prompt every caller turns off).
+//
+// A helper that locks a sync.Mutex its caller already holds is reported
+// too, as a deadlock: the mutex is not reentrant, so the call never
+// returns (rlockgap reports the same for a sync.RWMutex). Only where it is
+// certain: the caller holds the lock on every way to the call, taken by a
+// Lock of its own, and calls nothing that may unlock it meanwhile; the
+// helper locks it in its first block, before releasing anything; the lock
+// is a field of one object, not of an element picked from a collection.
+// A helper that locks only when its caller says it does not hold the lock
+// is left alone.
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

@@ -14,9 +14,9 @@ import (
 // run of the call:
 //
 //   - the caller holds the lock on every path to the call (the must-hold
-//     state), taken by a Lock or RLock of its own, and calls no function
-//     that could release it meanwhile (one that unlocks a lock of its
-//     parameters without taking it);
+//     state), taken by a Lock or RLock of its own, and neither calls a
+//     function nor makes a closure or method value that could release it
+//     meanwhile (one that unlocks a lock without taking it);
 //   - the helper is a function of the package whose first block takes the
 //     lock, before any release of it: every run of the helper takes it;
 //   - the lock is a field of an object (or a package variable), not an
@@ -74,8 +74,9 @@ func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
 }
 
 // releasesElsewhere reports whether fn calls a function of the package
-// that unlocks a lock of its parameters without taking it: the caller's
-// lock may be released there, which the must-hold state does not see.
+// that unlocks a lock without taking it, or makes a closure or method
+// value that does: the caller's lock may be released there, which the
+// must-hold state does not see.
 func (fs *funcState) releasesElsewhere() bool {
 	if fs.unlockHelper != nil {
 		return *fs.unlockHelper
@@ -83,8 +84,15 @@ func (fs *funcState) releasesElsewhere() bool {
 	found := false
 	for _, b := range fs.fn.Blocks {
 		for _, instr := range b.Instrs {
-			if c, ok := instr.(ssa.CallInstruction); ok {
-				if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == fs.fn.Pkg && unlocksCallersLock(callee) {
+			switch x := instr.(type) {
+			case ssa.CallInstruction:
+				if callee := x.Common().StaticCallee(); callee != nil && callee.Pkg == fs.fn.Pkg && unlocksCallersLock(callee) {
+					found = true
+				}
+			case *ssa.MakeClosure:
+				// A closure or method value (mu.Unlock handed to a
+				// sync.Once) may run anywhere it is passed.
+				if f, ok := x.Fn.(*ssa.Function); ok && unlocksCallersLock(f) {
 					found = true
 				}
 			}

@@ -191,8 +191,10 @@ func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 	switch {
 	case !r.RWMutex:
 		msg = fmt.Sprintf("%s is held here and %s locks it again: sync.Mutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call", lock, callee)
-	case r.HeldMode == Write:
+	case r.HeldMode == Write && r.TakenMode == Read:
 		msg = fmt.Sprintf("%s is held for writing here and %s takes its read lock: sync.RWMutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call", lock, callee)
+	case r.HeldMode == Write:
+		msg = fmt.Sprintf("%s is held for writing here and %s locks it again: sync.RWMutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call", lock, callee)
 	default:
 		msg = fmt.Sprintf("%s is held for reading here and %s takes its write lock, which waits for every reader, this one too: the call never returns; unlock before the call, or take the write lock from the start", lock, callee)
 	}

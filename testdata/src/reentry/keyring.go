@@ -143,3 +143,31 @@ func (r *shardedRing) Balance(id string) {
 		src.mu.Unlock()
 	}
 }
+
+// Rotate holds the write lock and calls a helper that locks it again for
+// writing.
+func (r *keyring) Rotate(k key) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.keys[k.id]; !ok {
+		r.put(k) // want `r.mu is held for writing here and r.put locks it again: sync.RWMutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call`
+	}
+}
+
+func (r *keyring) put(k key) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.keys[k.id] = k
+}
+
+// Checkout hands the unlock to a sync.Once, which may run it before the
+// helper is called: the helper's lock is not known to be held.
+func (r *keyring) Checkout(k key, release bool) {
+	var once sync.Once
+	r.mu.Lock()
+	defer once.Do(r.mu.Unlock)
+	if release {
+		once.Do(r.mu.Unlock)
+	}
+	r.put(k)
+}

@@ -31,6 +31,10 @@ type Reentry struct {
 	HeldMode  Mode
 	TakenMode Mode
 	RWMutex   bool
+	// Locked: the helper only takes the lock around a call of this
+	// function with its own arguments (a total that locks and calls
+	// totalLocked): the caller holding the lock can call it instead.
+	Locked *ssa.Function
 }
 
 // noteReentry records call as a Reentry when it is one.
@@ -68,7 +72,7 @@ func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
 			continue
 		}
 		fs.reentries = append(fs.reentries, Reentry{Fn: fs.fn, Call: call.Pos(), Held: opener.instr.Pos(), Taken: c.Pos(),
-			HeldMode: held.mode, TakenMode: op.mode, RWMutex: op.rwmutex})
+			HeldMode: held.mode, TakenMode: op.mode, RWMutex: op.rwmutex, Locked: fs.e.lockedVariant(callee)})
 		return
 	}
 }
@@ -127,4 +131,92 @@ func unlocksCallersLock(fn *ssa.Function) bool {
 		}
 	}
 	return false
+}
+
+// lockedVariant returns the function fn wraps in its lock: fn takes a
+// lock, calls it with fn's own parameters in order, releases the lock
+// (deferred or after the call) and returns what it returned, doing
+// nothing else; and it takes no lock itself. Nil when fn is no such
+// wrapper.
+func (e *engine) lockedVariant(fn *ssa.Function) *ssa.Function {
+	var inner *ssa.Call
+	for _, b := range fn.Blocks {
+		if b == fn.Recover {
+			continue
+		}
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Call:
+				if _, ok := syncLockOp(x.Common()); ok {
+					continue
+				}
+				if inner != nil {
+					return nil
+				}
+				inner = x
+			case *ssa.Defer:
+				if op, ok := syncLockOp(x.Common()); !ok || op.kind != opRelease {
+					return nil
+				}
+			case *ssa.Return:
+				if !returnsCall(x, inner) {
+					return nil
+				}
+			case *ssa.FieldAddr, *ssa.Extract, *ssa.RunDefers, *ssa.DebugRef:
+			case *ssa.UnOp:
+				if x.Op != token.MUL {
+					return nil
+				}
+			default:
+				return nil
+			}
+		}
+	}
+	if inner == nil || inner.Call.IsInvoke() {
+		return nil
+	}
+	g := inner.Call.StaticCallee()
+	if g == nil || g == fn || g.Pkg != fn.Pkg || g.Parent() != nil || len(g.Blocks) == 0 ||
+		len(inner.Call.Args) != len(fn.Params) || g.Signature.Recv() == nil != (fn.Signature.Recv() == nil) {
+		return nil
+	}
+	for i, a := range inner.Call.Args {
+		if a != fn.Params[i] {
+			return nil
+		}
+	}
+	if sum := e.summaryOf(g); sum != nil && len(sum.acquires) > 0 {
+		return nil
+	}
+	for _, b := range g.Blocks {
+		for _, instr := range b.Instrs {
+			if c, ok := instr.(ssa.CallInstruction); ok {
+				if op, ok := syncLockOp(c.Common()); ok && op.kind == opAcquire {
+					return nil
+				}
+			}
+		}
+	}
+	return g
+}
+
+// returnsCall reports whether ret returns exactly what call returned.
+func returnsCall(ret *ssa.Return, call *ssa.Call) bool {
+	if call == nil {
+		return false
+	}
+	n := call.Call.Signature().Results().Len()
+	if len(ret.Results) != n {
+		return false
+	}
+	if n == 1 {
+		return ret.Results[0] == call
+	}
+	for i, r := range ret.Results {
+		x, ok := r.(*ssa.Extract)
+		if !ok || x.Tuple != call || x.Index != i {
+			return false
+		}
+	}
+	return true
 }

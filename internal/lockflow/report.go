@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"fmt"
+	"go/ast"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -198,7 +199,7 @@ func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 	default:
 		msg = fmt.Sprintf("%s is held for reading here and %s takes its write lock, which waits for every reader, this one too: the call never returns; unlock before the call, or take the write lock from the start", lock, callee)
 	}
-	return analysis.Diagnostic{
+	d := analysis.Diagnostic{
 		Pos:     r.Call,
 		Message: msg,
 		Related: []analysis.RelatedInformation{
@@ -206,6 +207,38 @@ func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 			{Pos: r.Taken, Message: "and locked again here"},
 		},
 	}
+	if fix, ok := lockedVariantFix(src, r); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	}
+	return d
+}
+
+// lockedVariantFix renames the call of a wrapper that only locks around
+// another function to a call of that function: same receiver, same
+// arguments, the lock already held.
+func lockedVariantFix(src *Source, r Reentry) (analysis.SuggestedFix, bool) {
+	if r.Locked == nil || r.Locked.Object() == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	locked := r.Locked.Object().Name()
+	c := src.CallAt(r.Call)
+	if c == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	var name *ast.Ident
+	switch fun := ast.Unparen(c.Fun).(type) {
+	case *ast.SelectorExpr:
+		name = fun.Sel
+	case *ast.Ident:
+		name = fun
+	}
+	if name == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	return analysis.SuggestedFix{
+		Message:   "call " + locked + ", which expects the lock held",
+		TextEdits: []analysis.TextEdit{{Pos: name.Pos(), End: name.End(), NewText: []byte(locked)}},
+	}, true
 }
 
 // GapPass describes a pass that reports some of the engine's gaps.

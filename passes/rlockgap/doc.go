@@ -90,7 +90,8 @@
 // staleguard, which reports the same for a sync.Mutex). An RLock under an
 // RLock may go through (it stalls only behind a waiting writer) and is
 // left alone. The helper's reads are then under the caller's lock: no
-// gap is reported for them.
+// gap is reported for them. Where the helper only locks around a call of
+// another function with its own arguments, the fix calls that one.
 //
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
 // Lock. Silence a finding with //lockgap:ignore rlockgap <reason>.

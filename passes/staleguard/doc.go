@@ -171,7 +171,9 @@
 // helper locks it in its first block, before releasing anything; the lock
 // is a field of one object, not of an element picked from a collection.
 // A helper that locks only when its caller says it does not hold the lock
-// is left alone.
+// is left alone. Where the helper only locks around a call of another
+// function with its own arguments (total locks and returns
+// totalLocked()), the fix calls that function instead.
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

@@ -15,11 +15,11 @@ func TestStaleguard(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenactfix", "syncmapfix")
+	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenactfix", "syncmapfix", "reentryfix")
 }
 
 func TestFixedIsClean(t *testing.T) {
-	lockflowtest.FixedIsClean(t, staleguard.Analyzer, "checkthenactfix", "syncmapfix")
+	lockflowtest.FixedIsClean(t, staleguard.Analyzer, "checkthenactfix", "syncmapfix", "reentryfix")
 }
 
 // TestAcrossPackages checks the summaries store exports as facts and the

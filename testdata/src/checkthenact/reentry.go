@@ -2,49 +2,37 @@ package checkthenact
 
 import "sync"
 
-// A rate table whose refill holds its mutex and calls the locking total:
-// sync.Mutex is not reentrant, so the refill never returns. The locked
-// variant (totalLocked) is what the refill should call, as Drain does.
+// A meter whose level holds its mutex and calls average, which locks it
+// again: the call never returns. average does more than wrap a locked
+// variant, so no fix is offered; Audit unlocks first and is fine.
 
-type rates struct {
+type meter struct {
 	mu      sync.Mutex
 	buckets map[string]int
 }
 
-func (r *rates) total() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.totalLocked()
-}
-
-func (r *rates) totalLocked() int {
+func (m *meter) average() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.buckets) == 0 {
+		return 0
+	}
 	n := 0
-	for _, b := range r.buckets {
+	for _, b := range m.buckets {
 		n += b
 	}
-	return n
+	return n / len(m.buckets)
 }
 
-func (r *rates) Refill(name string, limit int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.total() < limit { // want `r.mu is held here and r.total locks it again: sync.Mutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call`
-		r.buckets[name]++
-	}
+func (m *meter) Level(name string) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.buckets[name] - m.average() // want `m.mu is held here and m.average locks it again: sync.Mutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call`
 }
 
-func (r *rates) Drain(name string, limit int) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.totalLocked() > limit {
-		r.buckets[name] = 0
-	}
-}
-
-// Audit unlocks before it asks for the total.
-func (r *rates) Audit(name string) int {
-	r.mu.Lock()
-	n := r.buckets[name]
-	r.mu.Unlock()
-	return n * r.total()
+func (m *meter) Audit(name string) int {
+	m.mu.Lock()
+	n := m.buckets[name]
+	m.mu.Unlock()
+	return n - m.average()
 }

@@ -1,0 +1,33 @@
+package reentryfix
+
+import "sync"
+
+// A rate table whose refill holds its mutex and calls total, which only
+// locks around totalLocked: the fix calls totalLocked instead.
+
+type rates struct {
+	mu      sync.Mutex
+	buckets map[string]int
+}
+
+func (r *rates) total() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.totalLocked()
+}
+
+func (r *rates) totalLocked() int {
+	n := 0
+	for _, b := range r.buckets {
+		n += b
+	}
+	return n
+}
+
+func (r *rates) Refill(name string, limit int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.total() < limit { // want `r.mu is held here and r.total locks it again: sync.Mutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call`
+		r.buckets[name]++
+	}
+}

@@ -232,11 +232,13 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 		if !ok {
 			return nil, false
 		}
-		if h, reentered := outer.lookup(p.key()); reentered {
+		if h, reentered := outer.lookup(p.key()); reentered && !fs.releasesElsewhere() {
 			// The helper takes a lock the caller already holds (a
 			// deadlock, or a recursive RLock): no new section begins,
 			// what it reads and writes is in the caller's. Its lock
-			// goes last, as for a section of its own.
+			// goes last, as for a section of its own. (Not where the
+			// caller may have released it in a way the held-lock
+			// state does not see: mu.Unlock handed to a sync.Once.)
 			return outer.with(h), true
 		}
 		return outer.with(heldLock{key: p.key(), path: p, mode: l.mode, openers: []int{idx}}), true

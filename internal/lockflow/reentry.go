@@ -18,7 +18,9 @@ import (
 //     function nor makes a closure or method value that could release it
 //     meanwhile (one that unlocks a lock without taking it);
 //   - the helper is a function of the package whose first block takes the
-//     lock, before any release of it: every run of the helper takes it;
+//     lock before any release, itself or in the first block of a function
+//     of the package it calls there (up to three helpers deep): every run
+//     of the helper takes it;
 //   - the lock is a field of an object (or a package variable), not an
 //     element of a collection, whose key cannot tell two elements apart.
 
@@ -31,6 +33,9 @@ type Reentry struct {
 	HeldMode  Mode
 	TakenMode Mode
 	RWMutex   bool
+	// Via: the calls, inside the helper and the helpers it calls, that
+	// lead to Taken when the helper does not take the lock itself.
+	Via []token.Pos
 	// Locked: the helper only takes the lock around a call of this
 	// function with its own arguments (a total that locks and calls
 	// totalLocked): the caller holding the lock can call it instead.
@@ -43,38 +48,92 @@ func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
 	if callee == nil || callee.Pkg != fs.fn.Pkg || len(callee.Blocks) == 0 || len(s) == 0 {
 		return
 	}
-	for _, instr := range callee.Blocks[0].Instrs {
-		c, ok := instr.(*ssa.Call)
-		if !ok {
-			continue
-		}
-		op, ok := syncLockOp(c.Common())
-		if !ok {
-			continue
-		}
-		if op.kind == opRelease {
-			return // it drops a lock first: the caller's, perhaps
-		}
-		rp, ok := toRel(callee, op.path)
-		if !ok {
-			continue
-		}
-		p, ok := cs.resolveLock(rp)
+	taken, _ := takenFirst(callee, 1)
+	for _, t := range taken {
+		p, ok := cs.resolveLock(t.rp)
 		if !ok || strings.Contains(p.Steps, "[") {
 			continue
 		}
 		held, ok := s.lookup(p.key())
-		if !ok || held.claim || held.mode == Read && op.mode == Read || len(held.openers) == 0 {
+		if !ok || held.claim || held.mode == Read && t.op.mode == Read || len(held.openers) == 0 {
 			continue
 		}
 		opener := fs.flow.acquires[held.openers[0]]
 		if opener.helper || opener.claim || fs.releasesElsewhere() {
 			continue
 		}
-		fs.reentries = append(fs.reentries, Reentry{Fn: fs.fn, Call: call.Pos(), Held: opener.instr.Pos(), Taken: c.Pos(),
-			HeldMode: held.mode, TakenMode: op.mode, RWMutex: op.rwmutex, Locked: fs.e.lockedVariant(callee)})
+		r := Reentry{Fn: fs.fn, Call: call.Pos(), Held: opener.instr.Pos(), Taken: t.op.pos,
+			HeldMode: held.mode, TakenMode: t.op.mode, RWMutex: t.op.rwmutex}
+		for _, v := range t.via {
+			r.Via = append(r.Via, v.Pos())
+		}
+		if len(t.via) == 0 {
+			r.Locked = fs.e.lockedVariant(callee)
+		}
+		fs.reentries = append(fs.reentries, r)
 		return
 	}
+}
+
+// maxReentryDepth bounds how many helpers deep a reentry is followed: a
+// helper whose first block calls another helper that takes the lock in
+// its own first block takes it too, on every run.
+const maxReentryDepth = 3
+
+// firstTake is a lock a function takes on every run before it releases
+// any: rp relative to the function's parameters, taken by op, through the
+// helper calls in via (outermost first).
+type firstTake struct {
+	rp  relPath
+	op  lockOp
+	via []*ssa.Call
+}
+
+// takenFirst returns the locks fn takes in its first block, in order,
+// directly or in the first blocks of the package's functions it calls
+// there, up to maxReentryDepth deep; and whether a release (or a call of
+// a function that releases a lock it did not take) ends the list: what
+// follows may be taken after the caller's lock was dropped.
+func takenFirst(fn *ssa.Function, depth int) (taken []firstTake, stopped bool) {
+	for _, instr := range fn.Blocks[0].Instrs {
+		c, ok := instr.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		if op, ok := syncLockOp(c.Common()); ok {
+			if op.kind == opRelease {
+				return taken, true // it drops a lock first: the caller's, perhaps
+			}
+			if rp, ok := toRel(fn, op.path); ok {
+				taken = append(taken, firstTake{rp: rp, op: op})
+			}
+			continue
+		}
+		inner, ics := calleeOf(fn.Pkg, c)
+		if inner == nil || inner == fn || len(inner.Blocks) == 0 {
+			continue
+		}
+		if unlocksCallersLock(inner) {
+			return taken, true
+		}
+		if depth >= maxReentryDepth {
+			continue
+		}
+		sub, stop := takenFirst(inner, depth+1)
+		for _, t := range sub {
+			p, ok := ics.resolveLock(t.rp)
+			if !ok {
+				continue
+			}
+			if rp, ok := toRel(fn, p); ok {
+				taken = append(taken, firstTake{rp: rp, op: t.op, via: append([]*ssa.Call{c}, t.via...)})
+			}
+		}
+		if stop {
+			return taken, true
+		}
+	}
+	return taken, false
 }
 
 // releasesElsewhere reports whether fn calls a function of the package

@@ -188,6 +188,13 @@ func ReentryFindings(res *Result, src *Source, keep func(Reentry) bool) []analys
 func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 	lock := src.Receiver(r.Held)
 	callee := src.Callee(r.Call)
+	if len(r.Via) > 0 {
+		var through []string
+		for _, v := range r.Via {
+			through = append(through, src.Callee(v))
+		}
+		callee += " (through " + strings.Join(through, ", ") + ")"
+	}
 	var msg string
 	switch {
 	case !r.RWMutex:

@@ -87,7 +87,8 @@
 // under the caller's RLock, never returns: sync.RWMutex is not reentrant,
 // and a Lock waits for every reader, the caller too. rlockgap reports it
 // at the call, with both acquisitions, where it is certain (see
-// staleguard, which reports the same for a sync.Mutex). An RLock under an
+// staleguard, which reports the same for a sync.Mutex), also when the
+// helper takes the lock through another helper it calls first. An RLock under an
 // RLock may go through (it stalls only behind a waiting writer) and is
 // left alone. The helper's reads are then under the caller's lock: no
 // gap is reported for them. Where the helper only locks around a call of

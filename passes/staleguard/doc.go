@@ -168,8 +168,10 @@
 // returns (rlockgap reports the same for a sync.RWMutex). Only where it is
 // certain: the caller holds the lock on every way to the call, taken by a
 // Lock of its own, and calls nothing that may unlock it meanwhile; the
-// helper locks it in its first block, before releasing anything; the lock
-// is a field of one object, not of an element picked from a collection.
+// helper locks it in its first block, before releasing anything, itself
+// or through the first block of a helper it calls there (up to three
+// deep; the message names the chain); the lock is a field of one object,
+// not of an element picked from a collection.
 // A helper that locks only when its caller says it does not hold the lock
 // is left alone. Where the helper only locks around a call of another
 // function with its own arguments (total locks and returns

@@ -171,3 +171,72 @@ func (r *keyring) Checkout(k key, release bool) {
 	}
 	r.put(k)
 }
+
+// stale's first step is the locking lookup: every run of it takes the
+// read lock, one helper down.
+func (r *keyring) stale(name string) bool {
+	ids := r.idsFor(name)
+	return len(ids) == 0
+}
+
+// Prune holds the write lock and asks stale, which takes the read lock
+// through idsFor: the same hang, two calls deep.
+func (r *keyring) Prune(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.stale(name) { // want `r.mu is held for writing here and r.stale \(through r.idsFor\) takes its read lock: sync.RWMutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call`
+		delete(r.byName, name)
+	}
+}
+
+// staleIfAsked reaches the locking lookup only when asked to: a call
+// that does not ask goes through, so nothing certain is reported.
+func (r *keyring) staleIfAsked(name string, check bool) bool {
+	if !check {
+		return false
+	}
+	return len(r.idsFor(name)) == 0
+}
+
+func (r *keyring) PruneUnchecked(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.staleIfAsked(name, false) {
+		delete(r.byName, name)
+	}
+}
+
+// refreshReleased drops its caller's lock before the lookup and takes it
+// back after: called with the lock held, it neither hangs nor returns
+// without the lock.
+func (r *keyring) refreshReleased(name string) []string {
+	r.unlock()
+	ids := r.idsFor(name)
+	r.mu.Lock()
+	return ids
+}
+
+func (r *keyring) RefreshHeld(name string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.byName[name] = r.refreshReleased(name)
+}
+
+// releaseIfIdle drops its caller's lock when the name has no keys left,
+// and handOff calls it before the lookup: on that run the lookup takes a
+// free lock, so the call is not certain to hang.
+func (r *keyring) releaseIfIdle(name string) {
+	if len(r.byName[name]) == 0 {
+		r.mu.Unlock()
+	}
+}
+
+func (r *keyring) handOff(name string) []string {
+	r.releaseIfIdle(name)
+	return r.idsFor(name)
+}
+
+func (r *keyring) HandOff(name string) []string {
+	r.mu.Lock()
+	return r.handOff(name)
+}

@@ -196,6 +196,9 @@ type engine struct {
 	testGoroutineMemo map[*ssa.Function]bool
 
 	funcs []*ssa.Function // the package's, as analysed
+	// writeLockedClasses: the locks (by lockClass) some function of the
+	// package takes for writing; computed on first use.
+	writeLockedClasses map[string]bool
 	// mutexMaps: the sync.Maps (by field or package variable) that hold
 	// per-key mutexes (syncmap.go); nil until asked.
 	mutexMaps map[string]bool

@@ -9,9 +9,14 @@ import (
 
 // A helper that takes a lock its caller already holds: Go's mutexes are
 // not reentrant, so the call blocks for ever (sync.RWMutex's RLock under
-// its own Lock included; only an RLock under an RLock may go through,
-// and is left alone). It is reported only where it is certain on every
-// run of the call:
+// its own Lock included). An RLock under an RLock goes through unless a
+// writer calls Lock in between: that Lock waits for the first reader,
+// and the second RLock waits behind the Lock, so both hang (sync's
+// documentation prohibits recursive read locking for this reason). It is
+// reported where the package write-locks the same lock somewhere.
+//
+// Either is reported only where the second acquisition is certain on
+// every run of the call:
 //
 //   - the caller holds the lock on every path to the call (the must-hold
 //     state), taken by a Lock or RLock of its own, and neither calls a
@@ -55,7 +60,7 @@ func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
 			continue
 		}
 		held, ok := s.lookup(p.key())
-		if !ok || held.claim || held.mode == Read && t.op.mode == Read || len(held.openers) == 0 {
+		if !ok || held.claim || held.mode == Read && t.op.mode == Read && !fs.e.writeLocked(p) || len(held.openers) == 0 {
 			continue
 		}
 		opener := fs.flow.acquires[held.openers[0]]
@@ -73,6 +78,35 @@ func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
 		fs.reentries = append(fs.reentries, r)
 		return
 	}
+}
+
+// writeLocked reports whether some function of the package takes lock p's
+// write lock (p named by its type and field, or its package variable): a
+// writer that can wait between a reader's RLock and its recursive one.
+func (e *engine) writeLocked(p Path) bool {
+	class := lockClass(p)
+	if class == "" {
+		return false
+	}
+	if e.writeLockedClasses == nil {
+		e.writeLockedClasses = map[string]bool{}
+		for _, fn := range e.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					c, ok := instr.(ssa.CallInstruction)
+					if !ok {
+						continue
+					}
+					if op, ok := syncLockOp(c.Common()); ok && op.kind == opAcquire && op.mode == Write {
+						if k := lockClass(op.path); k != "" {
+							e.writeLockedClasses[k] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return e.writeLockedClasses[class]
 }
 
 // maxReentryDepth bounds how many helpers deep a reentry is followed: a

@@ -203,6 +203,8 @@ func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 		msg = fmt.Sprintf("%s is held for writing here and %s takes its read lock: sync.RWMutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call", lock, callee)
 	case r.HeldMode == Write:
 		msg = fmt.Sprintf("%s is held for writing here and %s locks it again: sync.RWMutex is not reentrant, so the call never returns; call a variant that expects the lock held, or unlock before the call", lock, callee)
+	case r.TakenMode == Read:
+		msg = fmt.Sprintf("%s is held for reading here and %s takes its read lock again: a writer whose Lock comes in between waits for this reader, and the second RLock waits behind that writer, so both hang; call a variant that expects the lock held, or read under the one RLock", lock, callee)
 	default:
 		msg = fmt.Sprintf("%s is held for reading here and %s takes its write lock, which waits for every reader, this one too: the call never returns; unlock before the call, or take the write lock from the start", lock, callee)
 	}

@@ -88,11 +88,16 @@
 // and a Lock waits for every reader, the caller too. rlockgap reports it
 // at the call, with both acquisitions, where it is certain (see
 // staleguard, which reports the same for a sync.Mutex), also when the
-// helper takes the lock through another helper it calls first. An RLock under an
-// RLock may go through (it stalls only behind a waiting writer) and is
-// left alone. The helper's reads are then under the caller's lock: no
-// gap is reported for them. Where the helper only locks around a call of
-// another function with its own arguments, the fix calls that one.
+// helper takes the lock through another helper it calls first. An RLock
+// under an RLock goes through until a writer's Lock comes in between:
+// the writer waits for the first read lock, the second RLock waits behind
+// the writer, and both hang (the sync documentation prohibits recursive
+// read locking for this reason). It is reported where some function of
+// the package write-locks the same lock; a lock only ever read-locked in
+// the package is left alone. The helper's reads are under the caller's
+// lock: no gap is reported for them. Where the helper only locks around a
+// call of another function with its own arguments, the fix calls that
+// one.
 //
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
 // Lock. Silence a finding with //lockgap:ignore rlockgap <reason>.

@@ -65,12 +65,33 @@ func (r *keyring) ReplaceAfter(k key) {
 }
 
 // Count holds the read lock and asks a helper that takes it again for
-// reading: a recursive RLock can only stall behind a waiting writer, and
-// is left alone.
+// reading. Alone it goes through, but a replacement's Lock arriving in
+// between waits for Count's read lock, and idsFor's RLock waits behind
+// the Lock: both hang.
 func (r *keyring) Count(name string) int {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return len(r.idsFor(name))
+	return len(r.idsFor(name)) // want `r.mu is held for reading here and r.idsFor takes its read lock again: a writer whose Lock comes in between waits for this reader, and the second RLock waits behind that writer, so both hang; call a variant that expects the lock held, or read under the one RLock`
+}
+
+// A catalog filled before it is shared and only read afterwards: no
+// function of the package takes its write lock, so no writer can come
+// between the two read locks.
+type catalog struct {
+	mu    sync.RWMutex
+	names map[string]string
+}
+
+func (c *catalog) title(id string) string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.names[id]
+}
+
+func (c *catalog) Heading(id string) string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return "== " + c.title(id)
 }
 
 // Forget holds the read lock and calls a helper that takes the write

@@ -16,11 +16,13 @@ import (
 // initialisation. The finding is dropped when the whole picture was seen
 // and every call is made at initialisation. Likewise for a finding whose
 // lock belongs to an argument of an exported function that every call
-// hands an object the caller has just made (fresh entries).
+// hands an object the caller has just made (fresh entries), and for one
+// reached only through exported functions that every call makes with a
+// lock held (locked entries, lockedentries.go).
 
 // entryCalls counts, per entry, the calls made at initialisation and the
 // other uses.
-type entryCalls struct{ atInit, fresh, other int }
+type entryCalls struct{ atInit, fresh, locked, other int }
 
 // importersFunc lists, for a module, the packages of it importing each
 // package (tests included).
@@ -52,6 +54,8 @@ func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[
 					c.atInit++
 				case "fresh":
 					c.fresh++
+				case "locked":
+					c.locked++
 				default:
 					c.other++
 				}
@@ -100,18 +104,32 @@ func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[
 	// could use them was analysed. A method needs no import of its
 	// package to be called, so fresh entries need every dependent.
 	holds := func(pkg, category string) bool {
-		fresh := strings.HasPrefix(category, lockflow.UnlessFreshCategory)
-		entries := strings.Fields(strings.TrimPrefix(strings.TrimPrefix(category, lockflow.UnlessInitCategory), lockflow.UnlessFreshCategory))
+		kind, list, _ := strings.Cut(category, " ")
 		good := 0
-		for _, e := range entries {
-			if c := calls[e]; c != nil {
-				if c.other > 0 || fresh && c.atInit > 0 || !fresh && c.fresh > 0 {
+		for _, e := range strings.Fields(list) {
+			c := calls[e]
+			if c == nil {
+				continue
+			}
+			if c.other > 0 {
+				return false
+			}
+			switch kind {
+			case lockflow.UnlessInitCategory:
+				if c.fresh > 0 {
 					return false
 				}
-				good += c.atInit + c.fresh
+				good += c.atInit
+			case lockflow.UnlessFreshCategory:
+				if c.atInit > 0 {
+					return false
+				}
+				good += c.fresh
+			case lockflow.UnlessLockedCategory:
+				good += c.locked
 			}
 		}
-		return good > 0 && covered(pkg, fresh)
+		return good > 0 && covered(pkg, kind != lockflow.UnlessInitCategory)
 	}
 	for id, byPass := range tree {
 		pkg := basePackage(id)
@@ -121,7 +139,8 @@ func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[
 				switch {
 				case d.Category == lockflow.EntryCallCategory:
 					continue
-				case strings.HasPrefix(d.Category, lockflow.UnlessInitCategory), strings.HasPrefix(d.Category, lockflow.UnlessFreshCategory):
+				case strings.HasPrefix(d.Category, lockflow.UnlessInitCategory), strings.HasPrefix(d.Category, lockflow.UnlessFreshCategory),
+					strings.HasPrefix(d.Category, lockflow.UnlessLockedCategory):
 					if holds(pkg, d.Category) {
 						silenced = append(silenced, d.Posn)
 						continue

@@ -217,3 +217,105 @@ func Parser() func(string) (*schemas.Schema, error) { return schemas.NewParser()
 	}
 	check(false, bin, "./...")
 }
+
+// TestLockedEntries: the driver drops a gap in an exported method whose
+// every call in the module is made with a lock held (testdata/src/
+// lockedentries: billing reserves under a per-account stripe), and keeps
+// it when it cannot see every package depending on the method's, when
+// one package calls it with no lock held, when one reaches it through an
+// interface or a method value, and under go vet.
+func TestLockedEntries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "src", "lockedentries", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.ReplaceAll(string(data), `"lockedentries/`, `"example.com/locked/`)
+	}
+	quota := read("quota/quota.go")
+	var finding string
+	for i, line := range strings.Split(quota, "\n") {
+		if col := strings.Index(line, "l.mu.Lock() // want"); col >= 0 {
+			finding = fmt.Sprintf("quota.go:%d:%d: l.mu is locked again", i+1, col+len("l.mu.Lock")+1)
+		}
+	}
+	files := map[string]string{
+		"go.mod":             "module example.com/locked\n\ngo 1.26.0\n",
+		"quota/quota.go":     quota,
+		"billing/billing.go": read("billing/billing.go"),
+		"cmd/app/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/locked/billing"
+	"example.com/locked/quota"
+)
+
+func main() {
+	l := quota.NewLedger()
+	l.Credit("ann", 10)
+	b := billing.New(l)
+	fmt.Println(b.Charge("ann", 4), b.ChargeBundle("ann", 3, 3))
+}
+`,
+	}
+	tmp := t.TempDir()
+	bin, mod, _, run := setUpModule(t, tmp, files)
+	check := func(wantFinding bool, name string, args ...string) {
+		t.Helper()
+		out, code := run(name, args...)
+		if got := strings.Contains(out, finding); got != wantFinding || (name == bin && (code == 3) != wantFinding) {
+			t.Errorf("%s %v: exit %d, finding %v, want %v\n%s", filepath.Base(name), args, code, got, wantFinding, out)
+		}
+	}
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(mod, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	remove := func(dir string) {
+		t.Helper()
+		if err := os.RemoveAll(filepath.Join(mod, dir)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check(false, bin, "./...")
+	check(true, bin, "./quota", "./billing")           // cmd/app, which depends on quota, was not analysed
+	check(true, "go", "vet", "-vettool="+bin, "./...") // one package at a time
+	check(true, bin, "-checker", "./...")              // likewise
+
+	// A retry with no lock held: two of them can overdraw the account.
+	write("refunds/refunds.go", read("refunds/refunds.go"))
+	check(true, bin, "./...")
+	remove("refunds")
+	// Behind an interface, anyone may reserve, under any lock or none.
+	write("iface/iface.go", `package iface
+
+import "example.com/locked/quota"
+
+type Reserver interface{ Reserve(account string, n int) bool }
+
+func New() Reserver { return quota.NewLedger() }
+`)
+	check(true, bin, "./...")
+	remove("iface")
+	// A method value runs wherever it is called.
+	write("later/later.go", `package later
+
+import "example.com/locked/quota"
+
+func Reserve(l *quota.Ledger) func(string, int) bool { return l.Reserve }
+`)
+	check(true, bin, "./...")
+	remove("later")
+	check(false, bin, "./...")
+}

@@ -26,7 +26,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult)},
+	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry)},
 }
 
 // Result is what the engine found in one package.
@@ -85,7 +85,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res.e = e
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
-	callsEntries := ModuleContext && (e.usesInitEntries() || e.usesFreshEntries())
+	callsEntries := ModuleContext && (e.usesInitEntries() || e.usesFreshEntries() || e.usesLockedEntries())
 	if !usesSync && !callsLockers && !callsEntries {
 		return res, nil
 	}
@@ -102,6 +102,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		e.recordEntryCalls(funcs)
 		e.recordFreshCalls(funcs)
+		e.recordLockedCalls(funcs)
 	}
 	return res, nil
 }
@@ -129,6 +130,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	})
 	e.markInitEntries()
 	e.markFreshEntries()
+	e.markLockedEntries()
 	slices.SortStableFunc(res.Gaps, func(a, b *Gap) int { return int(a.BOpen - b.BOpen) })
 }
 
@@ -209,6 +211,8 @@ type engine struct {
 	// fresh: the fresh entries of the package's dependencies in the
 	// module (fresh.go); nil until asked.
 	fresh map[*types.Func]int
+	// lockedDeps: the dependencies' locked entries (lockedentries.go).
+	lockedDeps map[*types.Func]int
 
 	// Claim maps (claims.go): the inserts that take a claim, and the
 	// functions that take or drop one for their caller.

@@ -55,14 +55,16 @@ type EntryCall struct {
 	Entry  string // the function's types.Func.FullName
 	AtInit bool   // a static call from code run only at initialisation
 	Fresh  bool   // a call of a FreshEntry on an object the caller just made
+	Locked bool   // a call of a LockedEntry made with a lock held
 }
 
 // Category values of the diagnostics the driver reads and removes: a gap
 // reported with entries as its condition, and an entry call.
 const (
-	UnlessInitCategory  = "lockgap-unless-init-entries"
-	UnlessFreshCategory = "lockgap-unless-fresh-entries"
-	EntryCallCategory   = "lockgap-entry-call"
+	UnlessInitCategory   = "lockgap-unless-init-entries"
+	UnlessFreshCategory  = "lockgap-unless-fresh-entries"
+	UnlessLockedCategory = "lockgap-unless-locked-entries"
+	EntryCallCategory    = "lockgap-entry-call"
 )
 
 // initEntries returns the exported package-level functions through which

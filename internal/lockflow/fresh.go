@@ -52,7 +52,17 @@ func (*FreshEntry) String() string { return "fresh entry" }
 // uses of the functions in entries (by origin, with the argument that must
 // be fresh): calls on a fresh object, and any other use.
 func (e *engine) freshUses(funcs []*ssa.Function, entries map[*types.Func]int) (fresh, other map[*types.Func]token.Pos) {
-	fresh, other = map[*types.Func]token.Pos{}, map[*types.Func]token.Pos{}
+	return e.entryUses(funcs, entries, func(call *ssa.Call, caller *ssa.Function, arg int) bool {
+		return !inLoop(call.Block()) && arg < len(call.Call.Args) && e.freshArg(call.Call.Args[arg], caller, call)
+	})
+}
+
+// entryUses sorts, over funcs (test files aside), the uses of the
+// functions in entries (by origin, each with an argument index for good):
+// static calls of the function itself that good accepts, and any other
+// use, a reach through an interface or a generic body included.
+func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, good func(call *ssa.Call, caller *ssa.Function, arg int) bool) (accepted, other map[*types.Func]token.Pos) {
+	accepted, other = map[*types.Func]token.Pos{}, map[*types.Func]token.Pos{}
 	// note keeps the first position of each kind of use.
 	note := func(m map[*types.Func]token.Pos, f *types.Func, pos token.Pos) {
 		if _, ok := m[f]; !ok || !m[f].IsValid() {
@@ -79,7 +89,7 @@ func (e *engine) freshUses(funcs []*ssa.Function, entries map[*types.Func]int) (
 			for i := 0; i < ms.Len(); i++ {
 				if f, ok := entryOf(ms.At(i).Obj()); ok {
 					if debugEnabled {
-						fmt.Fprintf(os.Stderr, "fresh entry %s reachable through %s\n", f, typ)
+						fmt.Fprintf(os.Stderr, "entry %s reachable through %s\n", f, typ)
 					}
 					note(other, f, pos)
 				}
@@ -107,13 +117,11 @@ func (e *engine) freshUses(funcs []*ssa.Function, entries map[*types.Func]int) (
 						continue
 					}
 					call, isCall := instr.(*ssa.Call)
-					arg := entries[obj]
-					if isCall && i == 0 && call.Call.Value == f && !wrapper(f) && !inLoop(b) && arg < len(call.Call.Args) &&
-						e.freshArg(call.Call.Args[arg], fn, instr) {
-						note(fresh, obj, instr.Pos())
+					if isCall && i == 0 && call.Call.Value == f && !wrapper(f) && good(call, fn, entries[obj]) {
+						note(accepted, obj, instr.Pos())
 					} else {
 						if debugEnabled {
-							fmt.Fprintf(os.Stderr, "fresh entry %s used otherwise in %s: %s\n", obj, fn, instr)
+							fmt.Fprintf(os.Stderr, "entry %s used otherwise in %s: %s\n", obj, fn, instr)
 						}
 						note(other, obj, instr.Pos())
 					}
@@ -131,7 +139,7 @@ func (e *engine) freshUses(funcs []*ssa.Function, entries map[*types.Func]int) (
 			}
 		}
 	}
-	return fresh, other
+	return accepted, other
 }
 
 // markFreshEntries gives each surviving gap whose lock belongs to an

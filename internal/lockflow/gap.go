@@ -80,6 +80,11 @@ type Gap struct {
 	// made; the driver drops the gap if every use of these functions in
 	// the module is such a call (entries.go).
 	FreshEntries []string
+	// LockedEntries: the gap's function runs, outside calls made with a
+	// lock held, only through these exported functions; the driver drops
+	// the gap if every use of them in the module is a call made with a
+	// lock held (lockedentries.go).
+	LockedEntries []string
 
 	// ownerUnlocked: the function also writes a field of the lock's owner
 	// with no lock held (see oneAtATime).

@@ -86,6 +86,8 @@ func withCondition(d analysis.Diagnostic, g *Gap) analysis.Diagnostic {
 		d.Category = UnlessInitCategory + " " + strings.Join(g.InitEntries, " ")
 	case len(g.FreshEntries) > 0:
 		d.Category = UnlessFreshCategory + " " + strings.Join(g.FreshEntries, " ")
+	case len(g.LockedEntries) > 0:
+		d.Category = UnlessLockedCategory + " " + strings.Join(g.LockedEntries, " ")
 	}
 	return d
 }
@@ -105,6 +107,8 @@ func reportEntryCalls(pass *analysis.Pass, res *Result) {
 			ctx = "init"
 		case c.Fresh:
 			ctx = "fresh"
+		case c.Locked:
+			ctx = "locked"
 		}
 		pass.Report(analysis.Diagnostic{Pos: c.Pos, Category: EntryCallCategory, Message: c.Entry + " " + ctx})
 	}

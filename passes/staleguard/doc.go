@@ -151,7 +151,10 @@
 // the object's own sync.Once runs it (a refresher on a ticker); a caller's
 // outer lock counted for an exported method of an unexported type that
 // no other package can get hold of (no exported result, field or
-// variable carries it, no struct embeds it, no interface holds it); a
+// variable carries it, no struct embeds it, no interface holds it); with
+// lockgap's own driver, a gap reached only through exported functions
+// or methods that every caller in the module calls with a lock held (a
+// ledger's Reserve, called under the biller's per-account stripe); a
 // function a singleflight group runs for a key (a Do or DoChan method of a type
 // named Group, given a string key and the function: x/sync's
 // singleflight, and groups like it), which acts as an outer lock across

@@ -36,3 +36,13 @@ func TestInitEntries(t *testing.T) {
 	defer func() { lockflow.ModuleContext, lockflow.ThisModule = false, "" }()
 	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "initentries/...")
 }
+
+// TestLockedEntries checks, as the driver's runs see them, the methods a
+// package marks because its gap runs only through them, and the calls of
+// them its dependents record as made with a lock held or not (the driver
+// settles the finding from these; cmd/lockgap's TestLockedEntries).
+func TestLockedEntries(t *testing.T) {
+	lockflow.ModuleContext, lockflow.ThisModule = true, "lockedentries"
+	defer func() { lockflow.ModuleContext, lockflow.ThisModule = false, "" }()
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "lockedentries/...")
+}

@@ -18,20 +18,9 @@ import (
 // later in the test.
 func registryModule(t *testing.T) (files map[string]string, late, finding string) {
 	t.Helper()
-	read := func(name string) string {
-		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "src", "initentries", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.ReplaceAll(string(data), `"initentries/`, `"example.com/reg/`)
-	}
+	read := func(name string) string { return readFixture(t, "initentries", "example.com/reg", name) }
 	registry := read("registry/registry.go")
-	for i, line := range strings.Split(registry, "\n") {
-		if col := strings.Index(line, "mu.Lock() // want"); col >= 0 {
-			// Positioned on the Lock call's parenthesis.
-			finding = fmt.Sprintf("registry.go:%d:%d: mu is locked again after the section that checked", i+1, col+len("mu.Lock")+1)
-		}
-	}
+	finding = findingAt(registry, "registry.go", "mu.Lock", "mu is locked again after the section that checked")
 	files = map[string]string{
 		"go.mod":               "module example.com/reg\n\ngo 1.26.0\n",
 		"registry/registry.go": registry,
@@ -58,16 +47,9 @@ func TestInitEntries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds lockgap and runs the go command")
 	}
-	tmp := t.TempDir()
 	files, late, registryFinding := registryModule(t)
-	bin, mod, _, run := setUpModule(t, tmp, files)
-	check := func(wantFinding bool, name string, args ...string) {
-		t.Helper()
-		out, code := run(name, args...)
-		if got := strings.Contains(out, registryFinding); got != wantFinding || (name == bin && (code == 3) != wantFinding) {
-			t.Errorf("%s %v: exit %d, finding %v, want %v\n%s", filepath.Base(name), args, code, got, wantFinding, out)
-		}
-	}
+	m := newEntryModule(t, files, registryFinding)
+	bin, mod, run, check, write := m.bin, m.mod, m.run, m.check, m.write
 	check(false, bin, "./...")
 	check(false, bin, "-json", "./...")
 	check(true, bin, "./registry")                     // the plugins were not analysed
@@ -82,16 +64,6 @@ func TestInitEntries(t *testing.T) {
 
 	// A package that does not build: if it imports the registry, its calls
 	// are unknown and the finding stays; if not, it changes nothing.
-	write := func(name, body string) {
-		t.Helper()
-		p := filepath.Join(mod, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	write("broken/broken.go", "package broken\n\nvar X int = \"x\"\n")
 	if out, code := run(bin, "./..."); code != 1 || strings.Contains(out, registryFinding) {
 		t.Errorf("with a broken package that does not import the registry: exit %d\n%s", code, out)
@@ -100,9 +72,7 @@ func TestInitEntries(t *testing.T) {
 	if out, code := run(bin, "./..."); code != 1 || !strings.Contains(out, registryFinding) {
 		t.Errorf("with a broken package that imports the registry: exit %d\n%s", code, out)
 	}
-	if err := os.RemoveAll(filepath.Join(mod, "broken")); err != nil {
-		t.Fatal(err)
-	}
+	m.remove("broken")
 
 	// A caller at run time: the registration can race.
 	write("late/late.go", late)
@@ -129,20 +99,9 @@ func TestFreshEntries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds lockgap and runs the go command")
 	}
-	read := func(name string) string {
-		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "src", "freshentries", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.ReplaceAll(string(data), `"freshentries/`, `"example.com/fresh/`)
-	}
+	read := func(name string) string { return readFixture(t, "freshentries", "example.com/fresh", name) }
 	schemas := read("schemas/schemas.go")
-	var finding string
-	for i, line := range strings.Split(schemas, "\n") {
-		if col := strings.Index(line, "p.mu.Lock() // want"); col >= 0 {
-			finding = fmt.Sprintf("schemas.go:%d:%d: p.mu is locked again for writing after RUnlock", i+1, col+len("p.mu.Lock")+1)
-		}
-	}
+	finding := findingAt(schemas, "schemas.go", "p.mu.Lock", "p.mu is locked again for writing after RUnlock")
 	files := map[string]string{
 		"go.mod":             "module example.com/fresh\n\ngo 1.26.0\n",
 		"schemas/schemas.go": schemas,
@@ -158,25 +117,8 @@ import (
 func main() { fmt.Println(gateway.Fields("user:id,name")) }
 `,
 	}
-	tmp := t.TempDir()
-	bin, mod, _, run := setUpModule(t, tmp, files)
-	check := func(wantFinding bool, name string, args ...string) {
-		t.Helper()
-		out, code := run(name, args...)
-		if got := strings.Contains(out, finding); got != wantFinding || (name == bin && (code == 3) != wantFinding) {
-			t.Errorf("%s %v: exit %d, finding %v, want %v\n%s", filepath.Base(name), args, code, got, wantFinding, out)
-		}
-	}
-	write := func(name, body string) {
-		t.Helper()
-		p := filepath.Join(mod, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	m := newEntryModule(t, files, finding)
+	bin, check, write, remove := m.bin, m.check, m.write, m.remove
 	check(false, bin, "./...")
 	check(true, bin, "./schemas", "./gateway")         // cmd/app, which depends on schemas through gateway, was not analysed
 	check(true, "go", "vet", "-vettool="+bin, "./...") // one package at a time
@@ -185,9 +127,7 @@ func main() { fmt.Println(gateway.Fields("user:id,name")) }
 	// One parser for every caller: Parse can be raced through it.
 	write("shared/shared.go", read("shared/shared.go"))
 	check(true, bin, "./...")
-	if err := os.RemoveAll(filepath.Join(mod, "shared")); err != nil {
-		t.Fatal(err)
-	}
+	remove("shared")
 	// A parser behind an interface: who calls Parse on it, and on which
 	// parser, no one can tell.
 	write("iface/iface.go", `package iface
@@ -201,9 +141,7 @@ type Parser interface {
 func New() Parser { return schemas.NewParser() }
 `)
 	check(true, bin, "./...")
-	if err := os.RemoveAll(filepath.Join(mod, "iface")); err != nil {
-		t.Fatal(err)
-	}
+	remove("iface")
 	// A method value: called later, on whatever goroutine.
 	write("later/later.go", `package later
 
@@ -212,9 +150,7 @@ import "example.com/fresh/schemas"
 func Parser() func(string) (*schemas.Schema, error) { return schemas.NewParser().Parse }
 `)
 	check(true, bin, "./...")
-	if err := os.RemoveAll(filepath.Join(mod, "later")); err != nil {
-		t.Fatal(err)
-	}
+	remove("later")
 	check(false, bin, "./...")
 }
 
@@ -228,20 +164,9 @@ func TestLockedEntries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds lockgap and runs the go command")
 	}
-	read := func(name string) string {
-		data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "src", "lockedentries", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return strings.ReplaceAll(string(data), `"lockedentries/`, `"example.com/locked/`)
-	}
+	read := func(name string) string { return readFixture(t, "lockedentries", "example.com/locked", name) }
 	quota := read("quota/quota.go")
-	var finding string
-	for i, line := range strings.Split(quota, "\n") {
-		if col := strings.Index(line, "l.mu.Lock() // want"); col >= 0 {
-			finding = fmt.Sprintf("quota.go:%d:%d: l.mu is locked again", i+1, col+len("l.mu.Lock")+1)
-		}
-	}
+	finding := findingAt(quota, "quota.go", "l.mu.Lock", "l.mu is locked again")
 	files := map[string]string{
 		"go.mod":             "module example.com/locked\n\ngo 1.26.0\n",
 		"quota/quota.go":     quota,
@@ -263,31 +188,8 @@ func main() {
 }
 `,
 	}
-	tmp := t.TempDir()
-	bin, mod, _, run := setUpModule(t, tmp, files)
-	check := func(wantFinding bool, name string, args ...string) {
-		t.Helper()
-		out, code := run(name, args...)
-		if got := strings.Contains(out, finding); got != wantFinding || (name == bin && (code == 3) != wantFinding) {
-			t.Errorf("%s %v: exit %d, finding %v, want %v\n%s", filepath.Base(name), args, code, got, wantFinding, out)
-		}
-	}
-	write := func(name, body string) {
-		t.Helper()
-		p := filepath.Join(mod, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	remove := func(dir string) {
-		t.Helper()
-		if err := os.RemoveAll(filepath.Join(mod, dir)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	m := newEntryModule(t, files, finding)
+	bin, check, write, remove := m.bin, m.check, m.write, m.remove
 	check(false, bin, "./...")
 	check(true, bin, "./quota", "./billing")           // cmd/app, which depends on quota, was not analysed
 	check(true, "go", "vet", "-vettool="+bin, "./...") // one package at a time
@@ -318,4 +220,73 @@ func Reserve(l *quota.Ledger) func(string, int) bool { return l.Reserve }
 	check(true, bin, "./...")
 	remove("later")
 	check(false, bin, "./...")
+}
+
+// readFixture returns testdata/src/<fixture>/<name> with the fixture's
+// imports of its own packages moved into module mod.
+func readFixture(t *testing.T, fixture, mod, name string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "testdata", "src", fixture, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.ReplaceAll(string(data), `"`+fixture+`/`, `"`+mod+`/`)
+}
+
+// findingAt returns the finding lockgap prints for the lock call on the
+// `// want` line of src, positioned on the call's parenthesis:
+// "file:line:col: message".
+func findingAt(src, file, lockCall, message string) string {
+	for i, line := range strings.Split(src, "\n") {
+		if col := strings.Index(line, lockCall+"() // want"); col >= 0 {
+			return fmt.Sprintf("%s:%d:%d: %s", file, i+1, col+len(lockCall)+1, message)
+		}
+	}
+	return ""
+}
+
+// entryModule is a module set up for a test of the driver's module-wide
+// step, with lockgap built beside it and one finding to look for.
+type entryModule struct {
+	t                 *testing.T
+	bin, mod, finding string
+	run               func(name string, args ...string) (string, int)
+}
+
+func newEntryModule(t *testing.T, files map[string]string, finding string) *entryModule {
+	t.Helper()
+	if finding == "" {
+		t.Fatal("the fixture has no finding to look for")
+	}
+	m := &entryModule{t: t, finding: finding}
+	m.bin, m.mod, _, m.run = setUpModule(t, t.TempDir(), files)
+	return m
+}
+
+// check runs a command in the module and compares whether it printed the
+// finding (and, for lockgap, whether it exited 3) with want.
+func (m *entryModule) check(want bool, name string, args ...string) {
+	m.t.Helper()
+	out, code := m.run(name, args...)
+	if got := strings.Contains(out, m.finding); got != want || (name == m.bin && (code == 3) != want) {
+		m.t.Errorf("%s %v: exit %d, finding %v, want %v\n%s", filepath.Base(name), args, code, got, want, out)
+	}
+}
+
+func (m *entryModule) write(name, body string) {
+	m.t.Helper()
+	p := filepath.Join(m.mod, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		m.t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+		m.t.Fatal(err)
+	}
+}
+
+func (m *entryModule) remove(dir string) {
+	m.t.Helper()
+	if err := os.RemoveAll(filepath.Join(m.mod, dir)); err != nil {
+		m.t.Fatal(err)
+	}
 }

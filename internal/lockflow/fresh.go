@@ -222,10 +222,18 @@ func (e *engine) recordFreshCalls(funcs []*ssa.Function) {
 		return
 	}
 	fresh, other := e.freshUses(funcs, entries)
+	e.recordUses(entries, fresh, other, EntryCall{Fresh: true})
+}
+
+// recordUses adds, for each entry, a record of its first good use (as
+// kind says) and of its first other use, in the order of their names.
+func (e *engine) recordUses(entries map[*types.Func]int, good, other map[*types.Func]token.Pos, kind EntryCall) {
 	var calls []EntryCall
 	for obj := range entries {
-		if pos, used := fresh[obj]; used {
-			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName(), Fresh: true})
+		if pos, used := good[obj]; used {
+			c := kind
+			c.Pos, c.Entry = e.validPos(pos, nil), obj.FullName()
+			calls = append(calls, c)
 		}
 		if pos, used := other[obj]; used {
 			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName()})

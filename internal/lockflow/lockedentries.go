@@ -3,7 +3,6 @@ package lockflow
 import (
 	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -173,15 +172,5 @@ func (e *engine) recordLockedCalls(funcs []*ssa.Function) {
 	locked, other := e.entryUses(funcs, entries, func(call *ssa.Call, caller *ssa.Function, _ int) bool {
 		return e.lockedCall(call, caller)
 	})
-	var calls []EntryCall
-	for obj := range entries {
-		if pos, used := locked[obj]; used {
-			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName(), Locked: true})
-		}
-		if pos, used := other[obj]; used {
-			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName()})
-		}
-	}
-	slices.SortFunc(calls, func(a, b EntryCall) int { return strings.Compare(a.Entry, b.Entry) })
-	e.res.EntryCalls = append(e.res.EntryCalls, calls...)
+	e.recordUses(entries, locked, other, EntryCall{Locked: true})
 }

@@ -208,11 +208,14 @@ type engine struct {
 	// whether it starts a goroutine (nil until asked).
 	initOnlyMemo   map[*ssa.Function]bool
 	initGoroutines *bool
-	// fresh: the fresh entries of the package's dependencies in the
-	// module (fresh.go); nil until asked.
-	fresh map[*types.Func]int
-	// lockedDeps: the dependencies' locked entries (lockedentries.go).
+	// fresh and lockedDeps: the fresh and locked entries of the package's
+	// dependencies in the module (fresh.go, lockedentries.go), read
+	// together by loadDepEntries; nil until asked.
+	fresh      map[*types.Func]int
 	lockedDeps map[*types.Func]int
+	// firstTakes: per helper, the locks it takes before any release
+	// (reentry.go); filled as helpers are met.
+	firstTakes map[*ssa.Function][]firstTake
 
 	// Claim maps (claims.go): the inserts that take a claim, and the
 	// functions that take or drop one for their caller.

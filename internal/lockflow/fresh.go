@@ -192,21 +192,36 @@ func (e *engine) markFreshEntries() {
 // freshEntries returns the functions of the package's dependencies, in
 // this module, marked as fresh entries.
 func (e *engine) freshEntries() map[*types.Func]int {
+	e.loadDepEntries()
+	return e.fresh
+}
+
+// loadDepEntries reads, once per package, the fresh and locked entries
+// its dependencies in this module marked.
+func (e *engine) loadDepEntries() {
 	if e.fresh != nil {
-		return e.fresh
+		return
 	}
-	e.fresh = map[*types.Func]int{}
+	e.fresh, e.lockedDeps = map[*types.Func]int{}, map[*types.Func]int{}
 	if ThisModule == "" || e.pass == nil {
-		return e.fresh
+		return
 	}
 	for _, f := range e.pass.AllObjectFacts() {
-		fe, ok := f.Fact.(*FreshEntry)
 		obj, isFunc := f.Object.(*types.Func)
-		if ok && isFunc && fe.Module == ThisModule && obj.Pkg() != e.pass.Pkg {
-			e.fresh[obj] = fe.Arg
+		if !isFunc || obj.Pkg() == e.pass.Pkg {
+			continue
+		}
+		switch fact := f.Fact.(type) {
+		case *FreshEntry:
+			if fact.Module == ThisModule {
+				e.fresh[obj] = fact.Arg
+			}
+		case *LockedEntry:
+			if fact.Module == ThisModule {
+				e.lockedDeps[obj] = 0
+			}
 		}
 	}
-	return e.fresh
 }
 
 // usesFreshEntries reports whether some dependency of the package in the

@@ -140,20 +140,7 @@ func (e *engine) noLockedRecord(entry string) bool {
 // depLockedEntries returns the functions of the package's dependencies,
 // in this module, marked as locked entries.
 func (e *engine) depLockedEntries() map[*types.Func]int {
-	if e.lockedDeps != nil {
-		return e.lockedDeps
-	}
-	e.lockedDeps = map[*types.Func]int{}
-	if ThisModule == "" || e.pass == nil {
-		return e.lockedDeps
-	}
-	for _, f := range e.pass.AllObjectFacts() {
-		le, ok := f.Fact.(*LockedEntry)
-		obj, isFunc := f.Object.(*types.Func)
-		if ok && isFunc && le.Module == ThisModule && obj.Pkg() != e.pass.Pkg {
-			e.lockedDeps[obj] = 0
-		}
-	}
+	e.loadDepEntries()
 	return e.lockedDeps
 }
 

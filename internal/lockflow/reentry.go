@@ -53,7 +53,14 @@ func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
 	if callee == nil || callee.Pkg != fs.fn.Pkg || len(callee.Blocks) == 0 || len(s) == 0 {
 		return
 	}
-	taken, _ := takenFirst(callee, 1)
+	taken, seen := fs.e.firstTakes[callee]
+	if !seen {
+		taken, _ = takenFirst(callee, 1)
+		if fs.e.firstTakes == nil {
+			fs.e.firstTakes = make(map[*ssa.Function][]firstTake)
+		}
+		fs.e.firstTakes[callee] = taken
+	}
 	for _, t := range taken {
 		p, ok := cs.resolveLock(t.rp)
 		if !ok || strings.Contains(p.Steps, "[") {

@@ -261,3 +261,12 @@ func (r *keyring) HandOff(name string) []string {
 	r.mu.Lock()
 	return r.handOff(name)
 }
+
+// Overlaps holds its own keyring's read lock and asks another keyring:
+// two objects, two locks; keyed by the lock's type and field alone the
+// second RLock would look recursive.
+func (r *keyring) Overlaps(o *keyring, name string) bool {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	return len(r.byName[name]) > 0 && len(o.idsFor(name)) > 0
+}

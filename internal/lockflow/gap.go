@@ -60,6 +60,9 @@ type Gap struct {
 	// Emptiness: the stale test asked whether a collection was empty,
 	// not whether an entry was there.
 	Emptiness bool
+	// CopyRecheck: B tests again the very value A read (the local copy),
+	// at this position, instead of reading the shared state again.
+	CopyRecheck token.Pos
 
 	// When B is a helper call: how the helper names the lock, relative to
 	// its receiver or parameters (BLockParam), e.g. ".mu"; for a package
@@ -402,6 +405,12 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				return nil
 			}
 		case lazy:
+			if pos := fs.copyRechecked(ri, w, h); pos.IsValid() {
+				// Whatever it stores, the code meant to check again and
+				// did not: say so, before any of the memo rules below.
+				g.Kind, g.CopyRecheck = LazyInit, pos
+				break
+			}
 			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) {
 				return nil // a memo of a plain value: both racers store the same thing
 			}

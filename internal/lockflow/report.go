@@ -36,7 +36,10 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		return diagnoseSyncMap(pass, src, g, name, lock)
 	}
 	var why string
+	recheck, rechecksCopy := src.copyRecheckOf(g)
 	switch kind := g.Kind; {
+	case rechecksCopy:
+		why = copyRecheckWhy(recheck, render(pass, src.ReadExpr(g.Read)), w)
 	case kind == LazyInit && g.Removal && !storesBeside(g):
 		// A removal after a miss deletes what another goroutine may have
 		// stored since: say what the miss decided, not that a store
@@ -71,7 +74,12 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 	if len(g.AReleases) > 0 {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: g.AReleases[0], Message: "lock released here"})
 	}
-	if fix, ok := RecheckFix(pass, src, g); ok {
+	if rechecksCopy {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: recheck.test.Cond.Pos(), Message: "tested again here"})
+		if fix, ok := copyRereadFix(pass, src, recheck); ok {
+			d.SuggestedFixes = []analysis.SuggestedFix{fix}
+		}
+	} else if fix, ok := RecheckFix(pass, src, g); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return withCondition(d, g)

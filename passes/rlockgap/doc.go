@@ -48,6 +48,25 @@
 // with a helper that adds only the entries still missing keeps whatever
 // arrived in between, and is not reported.
 //
+// A double check that tests the copy made under the read lock is
+// reported whatever it stores:
+//
+//	b.mu.RLock()
+//	limit := b.limit
+//	b.mu.RUnlock()
+//	if limit != nil {
+//		return *limit
+//	}
+//	b.mu.Lock()
+//	defer b.mu.Unlock()
+//	if limit != nil { // limit cannot have changed: read b.limit again first
+//		return *limit
+//	}
+//
+// The local cannot have changed, so the second test never fires and every
+// caller that found nothing goes on to store (and to fetch, under the write
+// lock). The message names the copy and the shared state to read again.
+//
 // Memoising a plain value (a number, a string) computed from the key is not
 // reported: two racing callers store the same thing. Nor is memoising a
 // record (plain fields, and pointers and slices of them; no map, channel,
@@ -100,5 +119,7 @@
 // one.
 //
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
-// Lock. Silence a finding with //lockgap:ignore rlockgap <reason>.
+// Lock; for a double check of the copy, it reads the shared state into
+// the copy again just before the second test (where every name there
+// means what it meant at the copy). Silence a finding with //lockgap:ignore rlockgap <reason>.
 package rlockgap

@@ -190,6 +190,12 @@
 //		re = actual.(*regexp.Regexp)
 //	}
 //
+// A double check of a sync.Mutex's state that tests, in the second
+// section, the local copy the first one made (conn := d.conn ... d.mu.Lock();
+// if conn == nil { d.conn = dialed }) is reported whatever it stores (see
+// rlockgap); the fix reads the field into the copy again just before the
+// second test.
+//
 // Silence a finding with
 // //lockgap:ignore staleguard <reason>.
 package staleguard

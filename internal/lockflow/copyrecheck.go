@@ -1,0 +1,200 @@
+package lockflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Double-checked locking that checks the copy: section A copies shared
+// state into a local, the code tests the local, takes the write lock and
+// tests the local again, meaning to see whether another goroutine filled
+// the state in between. The local cannot have changed; the second test
+// is dead and every racer goes on to store. Reported whatever is stored
+// (even a memo that racers compute alike): the code says it meant to
+// check again, and the fix is one line.
+
+// copyRechecked returns a position inside a test, in w's section h, of
+// the very value read ri gave in section A, when that test and an earlier
+// one outside h both lead to w on the side that found the entry missing.
+// NoPos when there is none.
+func (fs *funcState) copyRechecked(ri int, w *writeSite, h heldLock) token.Pos {
+	var inner *ssa.If
+	outer := false
+	for _, d := range fs.decisionsOf[ri] {
+		if !fs.dependsOn(w.instr.Block(), branch{d.block, d.missing}) {
+			continue
+		}
+		test := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
+		if sameSection(fs.heldAt(test), w.held, h.key) {
+			inner = test
+		} else {
+			outer = true
+		}
+	}
+	if inner == nil || !outer {
+		return token.NoPos
+	}
+	if pos := inner.Cond.Pos(); pos.IsValid() {
+		return pos
+	}
+	// A bare boolean (the comma-ok answer) has no position of its own:
+	// the test's body does.
+	for _, succ := range inner.Block().Succs {
+		for _, instr := range succ.Instrs {
+			if pos := instr.Pos(); pos.IsValid() {
+				return pos
+			}
+		}
+	}
+	return token.NoPos
+}
+
+// copyRecheck is the syntax of a gap whose section B tests A's copy
+// again: the assignment that made the copy, the if statement that tests
+// it again, and the copy's name as that test writes it.
+type copyRecheck struct {
+	assign *ast.AssignStmt
+	test   *ast.IfStmt
+	name   string
+}
+
+// copyRecheckOf finds the syntax of g's re-test of a copy; ok is false
+// when g has none or the source does not show it plainly.
+func (s *Source) copyRecheckOf(g *Gap) (c copyRecheck, ok bool) {
+	if !g.CopyRecheck.IsValid() {
+		return c, false
+	}
+	read := s.ReadExpr(g.Read)
+	if read == nil {
+		return c, false
+	}
+	for _, n := range s.Enclosing(read.Pos()) {
+		if a, isAssign := n.(*ast.AssignStmt); isAssign {
+			if len(a.Rhs) == 1 && a.Rhs[0].Pos() <= read.Pos() && read.End() <= a.Rhs[0].End() {
+				c.assign = a
+			}
+			break
+		}
+	}
+	if c.assign == nil {
+		return c, false
+	}
+	copies := map[types.Object]bool{}
+	for _, l := range c.assign.Lhs {
+		id, isIdent := l.(*ast.Ident)
+		if !isIdent {
+			return c, false
+		}
+		if obj := s.object(id); obj != nil {
+			copies[obj] = true
+		}
+	}
+	for _, n := range s.Enclosing(g.CopyRecheck) {
+		if ifs, isIf := n.(*ast.IfStmt); isIf && ifs.Init == nil {
+			c.test = ifs
+			break
+		}
+	}
+	if c.test == nil || c.test.Pos() < g.BOpen {
+		return c, false
+	}
+	ast.Inspect(c.test.Cond, func(n ast.Node) bool {
+		if id, isIdent := n.(*ast.Ident); isIdent && c.name == "" && copies[s.object(id)] {
+			c.name = id.Name
+		}
+		return c.name == ""
+	})
+	return c, c.name != ""
+}
+
+func (s *Source) object(id *ast.Ident) types.Object {
+	if obj := s.pass.TypesInfo.Defs[id]; obj != nil {
+		return obj
+	}
+	return s.pass.TypesInfo.Uses[id]
+}
+
+// copyRecheckWhy says what is wrong with the re-test, in the pass's
+// wording.
+func copyRecheckWhy(c copyRecheck, read string, w Wording) string {
+	return fmt.Sprintf("%s, the copy of %s made %s, is tested again %s; it cannot have changed, so the re-check never sees what another goroutine stored since and this store replaces it; read %s again %s before testing",
+		c.name, read, w.ReadSection, w.ThisSection, read, w.ThisSection)
+}
+
+// copyRereadFix reads the shared state into the copy again just before
+// the re-test:
+//
+//	v := s.field        (section A)
+//	...
+//	s.mu.Lock()
+//	v = s.field         (inserted)
+//	if v != nil { ... }
+//
+// It is offered when the copy's assignment names only plain variables,
+// its right-hand side calls nothing but len or cap, the re-test is a
+// statement of a block, and every name the new line uses means there what
+// it meant at the copy.
+func copyRereadFix(pass *analysis.Pass, src *Source, c copyRecheck) (analysis.SuggestedFix, bool) {
+	rhs := c.assign.Rhs[0]
+	if hasCall(rhs, true) {
+		return analysis.SuggestedFix{}, false
+	}
+	if _, inBlock := src.Enclosing(c.test.Pos())[1].(*ast.BlockStmt); !inBlock {
+		return analysis.SuggestedFix{}, false
+	}
+	scope := pass.Pkg.Scope().Innermost(c.test.Pos())
+	if scope == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	sameHere := true
+	check := func(id *ast.Ident) {
+		if id.Name == "_" {
+			return
+		}
+		if _, obj := scope.LookupParent(id.Name, c.test.Pos()); obj == nil || obj != src.object(id) {
+			sameHere = false
+		}
+	}
+	for _, l := range c.assign.Lhs {
+		check(l.(*ast.Ident))
+	}
+	ast.Inspect(rhs, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			ast.Inspect(n.X, func(m ast.Node) bool {
+				if id, ok := m.(*ast.Ident); ok {
+					check(id)
+				}
+				return true
+			})
+			return false // the selected name is a field, not a variable
+		case *ast.Ident:
+			check(n)
+		}
+		return true
+	})
+	if !sameHere {
+		return analysis.SuggestedFix{}, false
+	}
+	var lhs string
+	for i, l := range c.assign.Lhs {
+		if i > 0 {
+			lhs += ", "
+		}
+		lhs += l.(*ast.Ident).Name
+	}
+	text := fmt.Sprintf("%s = %s\n%s", lhs, render(pass, rhs), indentation(pass, c.test.Pos()))
+	return analysis.SuggestedFix{
+		Message: "read the shared state again before the re-check",
+		TextEdits: []analysis.TextEdit{{
+			Pos:     c.test.Pos(),
+			End:     c.test.Pos(),
+			NewText: []byte(text),
+		}},
+	}, true
+}

@@ -1,0 +1,55 @@
+package lazyinitfix
+
+import "sync"
+
+// A double check that tests the copy: the fix reads the field into the
+// copy again before the second test.
+
+type Limits struct {
+	mu      sync.RWMutex
+	maxSize *int
+	fetch   func() int
+}
+
+func (l *Limits) MaxSize() int {
+	l.mu.RLock()
+	maxSize := l.maxSize
+	l.mu.RUnlock()
+	if maxSize != nil {
+		return *maxSize
+	}
+	l.mu.Lock() // want `l.mu is locked again for writing after RUnlock: maxSize, the copy of l.maxSize made under the read lock, is tested again under the write lock`
+	defer l.mu.Unlock()
+	// Another goroutine may have fetched it meanwhile.
+	if maxSize != nil {
+		return *maxSize
+	}
+	n := l.fetch()
+	l.maxSize = &n
+	return n
+}
+
+type Route struct{ host string }
+
+type Routes struct {
+	mu     sync.RWMutex
+	routes map[string]*Route
+}
+
+func (r *Routes) For(host string) *Route {
+	r.mu.RLock()
+	rt, ok := r.routes[host]
+	r.mu.RUnlock()
+	if ok {
+		return rt
+	}
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: ok, the copy of r.routes\[host\] made under the read lock, is tested again under the write lock`
+	if ok {
+		r.mu.Unlock()
+		return rt
+	}
+	rt = &Route{host: host}
+	r.routes[host] = rt
+	r.mu.Unlock()
+	return rt
+}

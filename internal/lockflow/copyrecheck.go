@@ -144,7 +144,7 @@ func copyRereadFix(pass *analysis.Pass, src *Source, c copyRecheck) (analysis.Su
 	if hasCall(rhs, true) {
 		return analysis.SuggestedFix{}, false
 	}
-	if _, inBlock := src.Enclosing(c.test.Pos())[1].(*ast.BlockStmt); !inBlock {
+	if path := src.Enclosing(c.test.Pos()); len(path) < 2 || !inStatementList(path[1]) {
 		return analysis.SuggestedFix{}, false
 	}
 	scope := pass.Pkg.Scope().Innermost(c.test.Pos())
@@ -197,4 +197,14 @@ func copyRereadFix(pass *analysis.Pass, src *Source, c copyRecheck) (analysis.Su
 			NewText: []byte(text),
 		}},
 	}, true
+}
+
+// inStatementList reports whether a statement whose parent is n sits in a
+// list of statements, where another can be inserted before it.
+func inStatementList(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+		return true
+	}
+	return false
 }

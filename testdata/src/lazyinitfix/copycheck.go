@@ -53,3 +53,24 @@ func (r *Routes) For(host string) *Route {
 	r.mu.Unlock()
 	return rt
 }
+
+// ForMode re-tests the copy as the first statement of a case.
+func (r *Routes) ForMode(host string, strict bool) *Route {
+	r.mu.RLock()
+	rt := r.routes[host]
+	r.mu.RUnlock()
+	if rt != nil {
+		return rt
+	}
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: rt, the copy of r.routes\[host\] made under the read lock, is tested again under the write lock`
+	defer r.mu.Unlock()
+	switch {
+	case strict:
+		if rt != nil {
+			return rt
+		}
+		rt = &Route{host: host}
+		r.routes[host] = rt
+	}
+	return rt
+}

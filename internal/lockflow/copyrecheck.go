@@ -18,16 +18,23 @@ import (
 // (even a memo that racers compute alike): the code says it meant to
 // check again, and the fix is one line.
 
-// copyRechecked returns a position inside a test, in w's section h, of
+// copyRechecked returns positions inside a test, in w's section h, of
 // the very value read ri gave in section A, when that test and an earlier
-// one outside h both lead to w on the side that found the entry missing.
-// NoPos when there is none.
-func (fs *funcState) copyRechecked(ri int, w *writeSite, h heldLock) token.Pos {
+// one outside h both decide w: a double check whose second test is of
+// the copy A made, which cannot have changed, instead of the shared
+// state. Nil when there is none.
+func (fs *funcState) copyRechecked(ri int, w *writeSite, h heldLock) []token.Pos {
 	var inner *ssa.If
 	outer := false
-	for _, d := range fs.decisionsOf[ri] {
-		if !fs.dependsOn(w.instr.Block(), branch{d.block, d.missing}) {
-			continue
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		c := ifCond(d.block)
+		if c == nil || iterationTest(d.block) {
+			return
+		}
+		direct := false
+		fs.directReads(c, func(r int) { direct = direct || r == ri })
+		if !direct {
+			return
 		}
 		test := d.block.Instrs[len(d.block.Instrs)-1].(*ssa.If)
 		if sameSection(fs.heldAt(test), w.held, h.key) {
@@ -35,23 +42,26 @@ func (fs *funcState) copyRechecked(ri int, w *writeSite, h heldLock) token.Pos {
 		} else {
 			outer = true
 		}
-	}
+	})
 	if inner == nil || !outer {
-		return token.NoPos
+		return nil
 	}
-	if pos := inner.Cond.Pos(); pos.IsValid() {
-		return pos
+	// The test has no position of its own. Its condition does, when the
+	// test computes it (not a boolean computed in A, "if !ok"); the first
+	// statement on each side of it does too.
+	var at []token.Pos
+	if c, ok := inner.Cond.(ssa.Instruction); ok && c.Block() == inner.Block() && inner.Cond.Pos().IsValid() {
+		at = append(at, inner.Cond.Pos())
 	}
-	// A bare boolean (the comma-ok answer) has no position of its own:
-	// the test's body does.
 	for _, succ := range inner.Block().Succs {
 		for _, instr := range succ.Instrs {
 			if pos := instr.Pos(); pos.IsValid() {
-				return pos
+				at = append(at, pos)
+				break
 			}
 		}
 	}
-	return token.NoPos
+	return at
 }
 
 // copyRecheck is the syntax of a gap whose section B tests A's copy
@@ -66,7 +76,7 @@ type copyRecheck struct {
 // copyRecheckOf finds the syntax of g's re-test of a copy; ok is false
 // when g has none or the source does not show it plainly.
 func (s *Source) copyRecheckOf(g *Gap) (c copyRecheck, ok bool) {
-	if !g.CopyRecheck.IsValid() {
+	if len(g.CopyRecheck) == 0 {
 		return c, false
 	}
 	read := s.ReadExpr(g.Read)
@@ -94,22 +104,29 @@ func (s *Source) copyRecheckOf(g *Gap) (c copyRecheck, ok bool) {
 			copies[obj] = true
 		}
 	}
-	for _, n := range s.Enclosing(g.CopyRecheck) {
-		if ifs, isIf := n.(*ast.IfStmt); isIf && ifs.Init == nil {
-			c.test = ifs
+	// The innermost if statement around one of the positions, after B's
+	// Lock, that tests the copy.
+	for _, pos := range g.CopyRecheck {
+		for _, n := range s.Enclosing(pos) {
+			ifs, isIf := n.(*ast.IfStmt)
+			if !isIf {
+				continue
+			}
+			if ifs.Init == nil && ifs.Pos() > g.BOpen {
+				ast.Inspect(ifs.Cond, func(n ast.Node) bool {
+					if id, isIdent := n.(*ast.Ident); isIdent && c.name == "" && copies[s.object(id)] {
+						c.name, c.test = id.Name, ifs
+					}
+					return c.name == ""
+				})
+			}
 			break
 		}
-	}
-	if c.test == nil || c.test.Pos() < g.BOpen {
-		return c, false
-	}
-	ast.Inspect(c.test.Cond, func(n ast.Node) bool {
-		if id, isIdent := n.(*ast.Ident); isIdent && c.name == "" && copies[s.object(id)] {
-			c.name = id.Name
+		if c.test != nil {
+			return c, true
 		}
-		return c.name == ""
-	})
-	return c, c.name != ""
+	}
+	return c, false
 }
 
 func (s *Source) object(id *ast.Ident) types.Object {
@@ -121,9 +138,14 @@ func (s *Source) object(id *ast.Ident) types.Object {
 
 // copyRecheckWhy says what is wrong with the re-test, in the pass's
 // wording.
-func copyRecheckWhy(c copyRecheck, read string, w Wording) string {
-	return fmt.Sprintf("%s, the copy of %s made %s, is tested again %s; it cannot have changed, so the re-check never sees what another goroutine stored since and this store replaces it; read %s again %s before testing",
-		c.name, read, w.ReadSection, w.ThisSection, read, w.ThisSection)
+func copyRecheckWhy(pass *analysis.Pass, c copyRecheck, g *Gap, w Wording) string {
+	from := render(pass, c.assign.Rhs[0])
+	missed := "did"
+	if g.Kind == LazyInit {
+		missed = "stored, and this store replaces it"
+	}
+	return fmt.Sprintf("%s, set from %s %s, is tested again %s; it cannot have changed, so the re-check never sees what another goroutine %s; set %s from %s again %s before testing it",
+		c.name, from, w.ReadSection, w.ThisSection, missed, c.name, from, w.ThisSection)
 }
 
 // copyRereadFix reads the shared state into the copy again just before

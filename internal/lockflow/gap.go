@@ -60,9 +60,10 @@ type Gap struct {
 	// Emptiness: the stale test asked whether a collection was empty,
 	// not whether an entry was there.
 	Emptiness bool
-	// CopyRecheck: B tests again the very value A read (the local copy),
-	// at this position, instead of reading the shared state again.
-	CopyRecheck token.Pos
+	// CopyRecheck: B tests again the very value A read (the local copy)
+	// instead of reading the shared state again; positions inside or
+	// around that test.
+	CopyRecheck []token.Pos
 
 	// When B is a helper call: how the helper names the lock, relative to
 	// its receiver or parameters (BLockParam), e.g. ".mu"; for a package
@@ -405,10 +406,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				return nil
 			}
 		case lazy:
-			if pos := fs.copyRechecked(ri, w, h); pos.IsValid() {
+			if at := fs.copyRechecked(ri, w, h); at != nil {
 				// Whatever it stores, the code meant to check again and
 				// did not: say so, before any of the memo rules below.
-				g.Kind, g.CopyRecheck = LazyInit, pos
+				g.Kind, g.CopyRecheck = LazyInit, at
 				break
 			}
 			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) {
@@ -440,8 +441,8 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			if fs.flushes(w, r, h) || fs.refreshes(ri, h) {
 				return nil
 			}
-
 			g.Kind = Gated
+			g.CopyRecheck = fs.copyRechecked(ri, w, h)
 		}
 	}
 	return g

@@ -39,7 +39,7 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 	recheck, rechecksCopy := src.copyRecheckOf(g)
 	switch kind := g.Kind; {
 	case rechecksCopy:
-		why = copyRecheckWhy(recheck, render(pass, src.ReadExpr(g.Read)), w)
+		why = copyRecheckWhy(pass, recheck, g, w)
 	case kind == LazyInit && g.Removal && !storesBeside(g):
 		// A removal after a miss deletes what another goroutine may have
 		// stored since: say what the miss decided, not that a store

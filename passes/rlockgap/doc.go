@@ -66,6 +66,8 @@
 // The local cannot have changed, so the second test never fires and every
 // caller that found nothing goes on to store (and to fetch, under the write
 // lock). The message names the copy and the shared state to read again.
+// A guard re-tested the same way (ok := a.balance >= x ... a.mu.Lock();
+// if !ok { return }) is reported with the same words.
 //
 // Memoising a plain value (a number, a string) computed from the key is not
 // reported: two racing callers store the same thing. Nor is memoising a

@@ -190,11 +190,12 @@
 //		re = actual.(*regexp.Regexp)
 //	}
 //
-// A double check of a sync.Mutex's state that tests, in the second
-// section, the local copy the first one made (conn := d.conn ... d.mu.Lock();
-// if conn == nil { d.conn = dialed }) is reported whatever it stores (see
-// rlockgap); the fix reads the field into the copy again just before the
-// second test.
+// A double check that tests, in the second section, the local the first
+// one set (conn := d.conn ... d.mu.Lock(); if conn == nil { d.conn = dialed },
+// or n := len(q.items) ... if n >= q.max { return false }) says so: the
+// local cannot have changed. A lazy initialisation checked that way is
+// reported whatever it stores (see rlockgap). The fix sets the local again
+// just before the second test (n = len(q.items)).
 //
 // Silence a finding with
 // //lockgap:ignore staleguard <reason>.

@@ -21,7 +21,7 @@ func (d *UpstreamDialer) Upstream() *Upstream {
 		return conn
 	}
 	dialed := &Upstream{addr: d.addr}
-	d.mu.Lock() // want `d.mu is locked again after the section that checked: conn, the copy of d.conn made in an earlier section, is tested again in this section; it cannot have changed`
+	d.mu.Lock() // want `d.mu is locked again after the section that checked: conn, set from d.conn in an earlier section, is tested again in this section; it cannot have changed`
 	defer d.mu.Unlock()
 	if conn == nil {
 		d.conn = dialed
@@ -45,4 +45,48 @@ func (d *UpstreamDialer) ConnChecked() *Upstream {
 		d.conn = dialed
 	}
 	return d.conn
+}
+
+// A bounded queue that counts again in the second section: silent.
+type Inbox struct {
+	mu    sync.Mutex
+	items []string
+	max   int
+}
+
+func (b *Inbox) Push(item string) bool {
+	b.mu.Lock()
+	n := len(b.items)
+	b.mu.Unlock()
+	if n >= b.max {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n = len(b.items); n >= b.max {
+		return false
+	}
+	b.items = append(b.items, item)
+	return true
+}
+
+// PushLogged tests the stale count in the second section only to log it;
+// the bound is checked on the shared state: silent.
+func (b *Inbox) PushLogged(item string, logf func(string, ...any)) bool {
+	b.mu.Lock()
+	n := len(b.items)
+	b.mu.Unlock()
+	if n >= b.max {
+		return false
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if n > b.max/2 {
+		logf("inbox half full")
+	}
+	if len(b.items) >= b.max {
+		return false
+	}
+	b.items = append(b.items, item)
+	return true
 }

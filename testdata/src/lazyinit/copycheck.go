@@ -25,7 +25,7 @@ func (b *Backend) MaxBatch() int {
 	if maxBatch != nil {
 		return *maxBatch
 	}
-	b.mu.Lock() // want `b.mu is locked again for writing after RUnlock: maxBatch, the copy of b.maxBatch made under the read lock, is tested again under the write lock; it cannot have changed, so the re-check never sees what another goroutine stored since and this store replaces it; read b.maxBatch again under the write lock before testing`
+	b.mu.Lock() // want `b.mu is locked again for writing after RUnlock: maxBatch, set from b.maxBatch under the read lock, is tested again under the write lock; it cannot have changed, so the re-check never sees what another goroutine stored, and this store replaces it; set maxBatch from b.maxBatch again under the write lock before testing it`
 	defer b.mu.Unlock()
 	if maxBatch != nil {
 		return *maxBatch
@@ -43,7 +43,7 @@ func (b *Backend) Codec(name string) *Codec {
 	if ok {
 		return c
 	}
-	b.mu.Lock() // want `b.mu is locked again for writing after RUnlock: ok, the copy of b.codecs\[name\] made under the read lock, is tested again under the write lock`
+	b.mu.Lock() // want `b.mu is locked again for writing after RUnlock: ok, set from b.codecs\[name\] under the read lock, is tested again under the write lock`
 	defer b.mu.Unlock()
 	if ok {
 		return c

@@ -18,7 +18,7 @@ func (l *Limits) MaxSize() int {
 	if maxSize != nil {
 		return *maxSize
 	}
-	l.mu.Lock() // want `l.mu is locked again for writing after RUnlock: maxSize, the copy of l.maxSize made under the read lock, is tested again under the write lock`
+	l.mu.Lock() // want `l.mu is locked again for writing after RUnlock: maxSize, set from l.maxSize under the read lock, is tested again under the write lock`
 	defer l.mu.Unlock()
 	// Another goroutine may have fetched it meanwhile.
 	if maxSize != nil {
@@ -43,7 +43,7 @@ func (r *Routes) For(host string) *Route {
 	if ok {
 		return rt
 	}
-	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: ok, the copy of r.routes\[host\] made under the read lock, is tested again under the write lock`
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: ok, set from r.routes\[host\] under the read lock, is tested again under the write lock`
 	if ok {
 		r.mu.Unlock()
 		return rt
@@ -62,7 +62,7 @@ func (r *Routes) ForMode(host string, strict bool) *Route {
 	if rt != nil {
 		return rt
 	}
-	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: rt, the copy of r.routes\[host\] made under the read lock, is tested again under the write lock`
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: rt, set from r.routes\[host\] under the read lock, is tested again under the write lock`
 	defer r.mu.Unlock()
 	switch {
 	case strict:
@@ -73,4 +73,26 @@ func (r *Routes) ForMode(host string, strict bool) *Route {
 		r.routes[host] = rt
 	}
 	return rt
+}
+
+// An overdraft check repeated on the answer of the first section.
+type Purse struct {
+	mu      sync.RWMutex
+	balance int64
+}
+
+func (p *Purse) Spend(amount int64) bool {
+	p.mu.RLock()
+	covered := p.balance >= amount
+	p.mu.RUnlock()
+	if !covered {
+		return false
+	}
+	p.mu.Lock() // want `p.mu is locked again for writing after RUnlock: covered, set from p.balance >= amount under the read lock, is tested again under the write lock`
+	defer p.mu.Unlock()
+	if !covered {
+		return false
+	}
+	p.balance -= amount
+	return true
 }

@@ -9,7 +9,7 @@ func (r *Routes) ForShadowed(host string, routes map[string]*Route) *Route {
 	if ok {
 		return rt
 	}
-	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: ok, the copy of r.routes\[host\] made under the read lock, is tested again under the write lock`
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: ok, set from r.routes\[host\] under the read lock, is tested again under the write lock`
 	defer r.mu.Unlock()
 	{
 		r := routes

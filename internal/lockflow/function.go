@@ -118,6 +118,7 @@ type funcState struct {
 	// read into (the call is their read site too).
 	outs     map[ssa.Instruction][]*ssa.Alloc
 	reaching map[*ssa.UnOp][]ssa.Value
+	mayReach map[*ssa.UnOp][]ssa.Value // mayReachOf, memoised
 
 	dropsCallerLock map[pathKey]bool // locks released here without being taken here
 
@@ -593,6 +594,10 @@ func (fs *funcState) computeTaint() {
 								for _, v := range vals {
 									t.unionWith(fs.taint[v])
 								}
+							} else if vals, reached = fs.mayReachOf(x, a); reached {
+								for _, v := range vals {
+									t.unionWith(fs.taint[v])
+								}
 							} else {
 								t.unionWith(fs.taint[a])
 							}
@@ -1002,83 +1007,118 @@ func (fs *funcState) reachingOf(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bool
 // returns the values stored into a's fields, conservatively. ok is false
 // when the variable's address is taken or no such store is found.
 func (fs *funcState) reachingValues(load *ssa.UnOp, a *ssa.Alloc) (vals []ssa.Value, ok bool) {
-	field := -1
-	switch addr := load.X.(type) {
-	case *ssa.Alloc:
-	case *ssa.FieldAddr:
-		if addr.X != a {
-			return nil, false
-		}
-		field = addr.Field
-	default:
+	defs, partial, ok := localDefs(load, a)
+	if !ok {
 		return nil, false
-	}
-	// A definition: a store, or the call of a closure made to be called
-	// in place that assigns the variable (its value: the call, which
-	// stands for what the closure read).
-	type def struct {
-		instr ssa.Instruction
-		val   ssa.Value
-	}
-	var defs, partial []def
-	for _, ref := range *a.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.Store:
-			if x.Addr != a {
-				return nil, false
-			}
-			defs = append(defs, def{x, x.Val})
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return nil, false
-			}
-		case *ssa.FieldAddr:
-			for _, fref := range *x.Referrers() {
-				switch y := fref.(type) {
-				case *ssa.Store:
-					if y.Addr != x {
-						return nil, false
-					}
-					if x.Field == field {
-						defs = append(defs, def{y, y.Val})
-					} else {
-						partial = append(partial, def{y, y.Val})
-					}
-				case *ssa.UnOp:
-					if y.Op != token.MUL {
-						return nil, false
-					}
-				case *ssa.DebugRef:
-				default:
-					return nil, false
-				}
-			}
-		case *ssa.MakeClosure:
-			calls, assigns, ok := closureAssigns(x, a)
-			if !ok {
-				return nil, false
-			}
-			if assigns {
-				for _, c := range calls {
-					defs = append(defs, def{c, c})
-				}
-			}
-		case *ssa.DebugRef:
-		default:
-			return nil, false
-		}
 	}
 	best := fs.soleReaching(len(defs), func(i int) ssa.Instruction { return defs[i].instr }, load)
 	if best < 0 {
 		return nil, false
 	}
 	vals = append(vals, defs[best].val)
-	if field < 0 {
-		for _, d := range partial {
-			vals = append(vals, d.val)
-		}
+	for _, d := range partial {
+		vals = append(vals, d.val)
 	}
 	return vals, true
+}
+
+// A localDef is a definition of a local variable: a store, or the call of
+// a closure made to be called in place that assigns the variable (its
+// value: the call, which stands for what the closure read).
+type localDef struct {
+	instr ssa.Instruction
+	val   ssa.Value
+}
+
+// localDefs lists the definitions of the local variable a that a load of
+// it (or of one of its fields) may read: those of the place loaded, and,
+// for a load of the whole variable, partial ones (stores to its fields).
+// ok is false when the variable's address is taken.
+func localDefs(load *ssa.UnOp, a *ssa.Alloc) (defs, partial []localDef, ok bool) {
+	field := -1
+	switch addr := load.X.(type) {
+	case *ssa.Alloc:
+	case *ssa.FieldAddr:
+		if addr.X != a {
+			return nil, nil, false
+		}
+		field = addr.Field
+	default:
+		return nil, nil, false
+	}
+	for _, ref := range *a.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr != a {
+				return nil, nil, false
+			}
+			defs = append(defs, localDef{x, x.Val})
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil, nil, false
+			}
+		case *ssa.FieldAddr:
+			for _, fref := range *x.Referrers() {
+				switch y := fref.(type) {
+				case *ssa.Store:
+					if y.Addr != x {
+						return nil, nil, false
+					}
+					if x.Field == field {
+						defs = append(defs, localDef{y, y.Val})
+					} else if field < 0 {
+						partial = append(partial, localDef{y, y.Val})
+					}
+				case *ssa.UnOp:
+					if y.Op != token.MUL {
+						return nil, nil, false
+					}
+				case *ssa.DebugRef:
+				default:
+					return nil, nil, false
+				}
+			}
+		case *ssa.MakeClosure:
+			calls, assigns, ok := closureAssigns(x, a)
+			if !ok {
+				return nil, nil, false
+			}
+			if assigns {
+				for _, c := range calls {
+					defs = append(defs, localDef{c, c})
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil, nil, false
+		}
+	}
+	return defs, partial, true
+}
+
+// mayReachOf returns the values of the definitions of a that may reach
+// the load (memoised): where no single one does, a store on a path that
+// returns before the load (a named result set by an early return) still
+// cannot be what it reads.
+func (fs *funcState) mayReachOf(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bool) {
+	if r, ok := fs.mayReach[load]; ok {
+		return r, r != nil
+	}
+	defs, partial, ok := localDefs(load, a)
+	var vals []ssa.Value
+	if ok {
+		vals = []ssa.Value{} // none reaching is an answer too: the zero value
+		for _, d := range append(defs, partial...) {
+			if fs.before(d.instr, load) {
+				vals = append(vals, d.val)
+			}
+		}
+	}
+	if fs.mayReach == nil {
+		fs.mayReach = make(map[*ssa.UnOp][]ssa.Value)
+	}
+	fs.mayReach[load] = vals
+	return vals, ok
 }
 
 // closureAssigns reports, for a closure made only to be called right

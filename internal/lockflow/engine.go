@@ -371,6 +371,12 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if tf.quiet[instr] {
 						continue // kept in a field of the tests' own that is only called
 					}
+					if call := yieldCall(instr, f); call != nil {
+						// The body of a range-over-func loop: it runs while
+						// the iterator call does, as the loop's own code.
+						e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: call})
+						continue
+					}
 					e.escapes[f] = true
 				}
 				st, ok := instr.(*ssa.Store)
@@ -404,6 +410,29 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 			}
 		}
 	}
+}
+
+// yieldCall returns the call of an iterator that instr hands f, the body
+// of a range-over-func loop go/ssa made into a function: as the argument
+// itself, or as the closure instr makes of it for that one call. Nil when
+// instr does something else with f.
+func yieldCall(instr ssa.Instruction, f *ssa.Function) *ssa.Call {
+	if f.Synthetic != "range-over-func yield" {
+		return nil
+	}
+	var arg ssa.Value = f
+	if mc, ok := instr.(*ssa.MakeClosure); ok {
+		refs := *mc.Referrers()
+		if mc.Fn != f || len(refs) != 1 {
+			return nil
+		}
+		instr, arg = refs[0], mc
+	}
+	call, ok := instr.(*ssa.Call)
+	if !ok || call.Call.Value == arg || !slices.Contains(call.Call.Args, arg) {
+		return nil
+	}
+	return call
 }
 
 // immutableLoad reports whether a load reads a field of this package that

@@ -1080,6 +1080,9 @@ func localDefs(load *ssa.UnOp, a *ssa.Alloc) (defs, partial []localDef, ok bool)
 			}
 		case *ssa.MakeClosure:
 			calls, assigns, ok := closureAssigns(x, a)
+			if !ok && onlyReadsCaptured(x, a) {
+				continue // a closure that only reads the variable defines nothing
+			}
 			if !ok {
 				return nil, nil, false
 			}
@@ -1119,6 +1122,53 @@ func (fs *funcState) mayReachOf(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bool
 	}
 	fs.mayReach[load] = vals
 	return vals, ok
+}
+
+// onlyReadsCaptured reports whether the closure mc makes only loads the
+// variable a it captures (or fields of it), wherever it runs.
+func onlyReadsCaptured(mc *ssa.MakeClosure, a *ssa.Alloc) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return false
+	}
+	loads := func(refs *[]ssa.Instruction) bool {
+		for _, ref := range *refs {
+			switch x := ref.(type) {
+			case *ssa.UnOp:
+				if x.Op != token.MUL {
+					return false
+				}
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	for i, b := range mc.Bindings {
+		if b != a {
+			continue
+		}
+		if i >= len(fn.FreeVars) {
+			return false
+		}
+		for _, ref := range *fn.FreeVars[i].Referrers() {
+			switch x := ref.(type) {
+			case *ssa.UnOp:
+				if x.Op != token.MUL {
+					return false
+				}
+			case *ssa.FieldAddr:
+				if !loads(x.Referrers()) {
+					return false
+				}
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // closureAssigns reports, for a closure made only to be called right

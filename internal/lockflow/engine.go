@@ -126,7 +126,8 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		e.explain(g)
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
-			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g)
+			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
+			e.onlyMainGoroutine(g)
 	})
 	e.markInitEntries()
 	e.markFreshEntries()
@@ -207,6 +208,8 @@ type engine struct {
 	// Package initialisation (callctx.go): functions run only by it, and
 	// whether it starts a goroutine (nil until asked).
 	initOnlyMemo   map[*ssa.Function]bool
+	mainMemo       map[*ssa.Function]bool // onMainGoroutine
+	noGoroutines   *bool                  // startsNoGoroutine, once known
 	initGoroutines *bool
 	// fresh and lockedDeps: the fresh and locked entries of the package's
 	// dependencies in the module (fresh.go, lockedentries.go), read
@@ -319,6 +322,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
 	e.testGoroutineMemo = make(map[*ssa.Function]bool)
 	e.initOnlyMemo = make(map[*ssa.Function]bool)
+	e.mainMemo = make(map[*ssa.Function]bool)
 	e.globalSet = make(map[*ssa.Global]bool)
 	e.counted = make(map[*types.Var]bool)
 	var ops []*ssa.Value

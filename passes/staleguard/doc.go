@@ -97,7 +97,10 @@
 // chunk); removing, with a helper that removes only what is still there,
 // an entry a test under another lock picked, when the stale test was a
 // count that only decided whether to look (relays in use dropped from the
-// candidates); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
+// candidates); a command (package main) none of whose functions starts a
+// goroutine, when the gap's function and every writer under its lock run
+// only where main and init call them (a cache behind a precautionary
+// mutex in a one-goroutine tool); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers (the function starting it may
 // write the state first, before the go statement, itself or through
 // methods it calls on the new object: a checkpointer recovering its last

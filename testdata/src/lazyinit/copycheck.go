@@ -97,3 +97,22 @@ func (b *Backend) CodecChecked(name string) *Codec {
 }
 
 var misses int
+
+// MaxBatchCompared tests the copy against the field under the write lock:
+// a re-check of the shared state, which the copy only takes part in.
+func (b *Backend) MaxBatchCompared() int {
+	b.mu.RLock()
+	maxBatch := b.maxBatch
+	b.mu.RUnlock()
+	if maxBatch != nil {
+		return *maxBatch
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.maxBatch != maxBatch {
+		return *b.maxBatch
+	}
+	n := b.remote()
+	b.maxBatch = &n
+	return n
+}

@@ -234,9 +234,19 @@ func drive(args []string) int {
 		if len(r.silenced) > 0 {
 			vet = append(vet, "-"+silencedFlag+"="+strings.Join(r.silenced, ","))
 		}
-		cmd := exec.Command("go", append(append(vet, o.passFlags...), o.patterns...)...)
+		// Where go vet could not load some packages, fix the ones that
+		// load, as the report did, and say what failed.
+		patterns := o.patterns
+		if r.analysed != nil {
+			patterns = r.analysed
+		}
+		cmd := exec.Command("go", append(append(vet, o.passFlags...), patterns...)...)
 		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 		if err := cmd.Run(); err != nil {
+			return 1
+		}
+		if r.analysed != nil {
+			os.Stderr.Write(vetErrors(r.loadErrs))
 			return 1
 		}
 		return 0
@@ -278,6 +288,10 @@ type report struct {
 	runErr   error           // go vet failed (its errors are in stderr)
 	stderr   *bytes.Buffer
 	silenced []string // findings dropped for their callers (positions)
+	// analysed: the packages go vet was run on again, when it could not
+	// load some of those asked for (whose errors are loadErrs).
+	analysed []string
+	loadErrs []byte
 }
 
 // runReport runs go vet with this binary as the vet tool over the
@@ -316,6 +330,7 @@ func runReport(o *driverOptions, self string) (*report, error) {
 	}
 	stdout, stderr, runErr := runVet(o.patterns)
 	var analysed []string // when go vet had to be rerun on a subset
+	var loadErrs []byte
 	l := <-list
 	if l.err != nil {
 		return nil, l.err
@@ -326,9 +341,9 @@ func runReport(o *driverOptions, self string) (*report, error) {
 		// analyse the packages that load, and keep its errors for the
 		// end.
 		if ok, broken := loadable(o.patterns); len(ok) > 0 && broken > 0 {
-			loadErrs := stderr
+			loadErrs = stderr.Bytes()
 			stdout, stderr, _ = runVet(ok)
-			stderr.Write(loadErrs.Bytes())
+			stderr.Write(loadErrs)
 			analysed = ok
 		}
 	}
@@ -338,7 +353,8 @@ func runReport(o *driverOptions, self string) (*report, error) {
 	}
 	failed := failedPackages(stderr.Bytes(), treeErrs, l.roots, analysed)
 	silenced := settleConditions(tree, failed, l.roots, l.modules, moduleImporters)
-	return &report{tree: tree, treeErrs: treeErrs, roots: l.roots, runErr: runErr, stderr: stderr, silenced: silenced}, nil
+	return &report{tree: tree, treeErrs: treeErrs, roots: l.roots, runErr: runErr, stderr: stderr, silenced: silenced,
+		analysed: analysed, loadErrs: loadErrs}, nil
 }
 
 // vetErrors drops the "# package" headers go vet prints before each

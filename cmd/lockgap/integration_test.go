@@ -185,6 +185,17 @@ func TestGoCommandIntegration(t *testing.T) {
 	}
 	out, code = run(bin, "./...")
 	expect(out, code, 1, admitFinding, "example.com/missing/pkg")
+
+	// -fix, likewise, fixes the packages that load and says what failed.
+	if err := os.WriteFile(filepath.Join(mod, "store", "store.go"), []byte(twoPackages["store/store.go"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = run(bin, "-fix", "./...")
+	expect(out, code, 1, "example.com/missing/pkg")
+	out, code = run(bin, "./store")
+	if code != 0 || strings.Contains(out, storeFinding) {
+		t.Errorf("-fix with a package that cannot be loaded left store unfixed: exit %d\n%s", code, out)
+	}
 }
 
 // setUpModule builds lockgap into tmp, writes the module's files, and

@@ -83,15 +83,7 @@ func (s *Source) copyRecheckOf(g *Gap) (c copyRecheck, ok bool) {
 	if read == nil {
 		return c, false
 	}
-	for _, n := range s.Enclosing(read.Pos()) {
-		if a, isAssign := n.(*ast.AssignStmt); isAssign {
-			if len(a.Rhs) == 1 && a.Rhs[0].Pos() <= read.Pos() && read.End() <= a.Rhs[0].End() {
-				c.assign = a
-			}
-			break
-		}
-	}
-	if c.assign == nil {
+	if c.assign, _ = s.assignmentOf(read); c.assign == nil {
 		return c, false
 	}
 	copies := map[types.Object]bool{}

@@ -39,20 +39,7 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	if read == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	var assign *ast.AssignStmt
-	var block *ast.BlockStmt
-	for _, n := range src.Enclosing(read.Pos()) {
-		switch n := n.(type) {
-		case *ast.AssignStmt:
-			if assign == nil && len(n.Rhs) == 1 && n.Rhs[0].Pos() <= read.Pos() && read.End() <= n.Rhs[0].End() {
-				assign = n
-			}
-		case *ast.BlockStmt:
-			if assign != nil && block == nil {
-				block = n
-			}
-		}
-	}
+	assign, block := src.assignmentOf(read)
 	if assign == nil || block == nil || hasCall(assign.Rhs[0], true) {
 		return analysis.SuggestedFix{}, false
 	}
@@ -152,6 +139,25 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 			NewText: []byte(b.String()),
 		}},
 	}, true
+}
+
+// assignmentOf returns the assignment whose one right-hand side holds the
+// read expression (v, ok := m[k]; n := len(q.items)), and the block the
+// assignment is in; nils when the read is not so assigned.
+func (s *Source) assignmentOf(read ast.Expr) (assign *ast.AssignStmt, block *ast.BlockStmt) {
+	for _, n := range s.Enclosing(read.Pos()) {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if assign == nil && len(n.Rhs) == 1 && n.Rhs[0].Pos() <= read.Pos() && read.End() <= n.Rhs[0].End() {
+				assign = n
+			}
+		case *ast.BlockStmt:
+			if assign != nil && block == nil {
+				block = n
+			}
+		}
+	}
+	return assign, block
 }
 
 func indexOf(list []ast.Stmt, st ast.Stmt) int {

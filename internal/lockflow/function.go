@@ -1124,68 +1124,36 @@ func (fs *funcState) mayReachOf(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bool
 	return vals, ok
 }
 
-// onlyReadsCaptured reports whether the closure mc makes only loads the
-// variable a it captures (or fields of it), wherever it runs.
-func onlyReadsCaptured(mc *ssa.MakeClosure, a *ssa.Alloc) bool {
-	fn, ok := mc.Fn.(*ssa.Function)
-	if !ok {
-		return false
-	}
-	loads := func(refs *[]ssa.Instruction) bool {
-		for _, ref := range *refs {
-			switch x := ref.(type) {
-			case *ssa.UnOp:
-				if x.Op != token.MUL {
-					return false
-				}
-			case *ssa.DebugRef:
-			default:
-				return false
-			}
-		}
-		return true
-	}
-	for i, b := range mc.Bindings {
-		if b != a {
-			continue
-		}
-		if i >= len(fn.FreeVars) {
-			return false
-		}
-		for _, ref := range *fn.FreeVars[i].Referrers() {
-			switch x := ref.(type) {
-			case *ssa.UnOp:
-				if x.Op != token.MUL {
-					return false
-				}
-			case *ssa.FieldAddr:
-				if !loads(x.Referrers()) {
-					return false
-				}
-			case *ssa.DebugRef:
-			default:
-				return false
-			}
-		}
-	}
-	return true
-}
-
 // closureAssigns reports, for a closure made only to be called right
 // there, its calls and whether it assigns (all or part of) the variable a
 // it captures. ok is false for any other closure, or one that hands the
 // variable on.
 func closureAssigns(mc *ssa.MakeClosure, a *ssa.Alloc) (calls []*ssa.Call, assigns, ok bool) {
-	fn, isFn := mc.Fn.(*ssa.Function)
-	if !isFn {
-		return nil, false, false
-	}
 	for _, ref := range *mc.Referrers() {
 		c, isCall := ref.(*ssa.Call)
 		if !isCall || !inPlace(a.Parent(), c) {
 			return nil, false, false
 		}
 		calls = append(calls, c)
+	}
+	assigns, ok = capturedUse(mc, a)
+	return calls, assigns, ok && len(calls) > 0
+}
+
+// onlyReadsCaptured reports whether the closure mc makes only loads the
+// variable a it captures (or fields of it), wherever it runs.
+func onlyReadsCaptured(mc *ssa.MakeClosure, a *ssa.Alloc) bool {
+	assigns, ok := capturedUse(mc, a)
+	return ok && !assigns
+}
+
+// capturedUse reports whether the closure mc makes stores to the variable
+// a it captures (or to fields of it); ok is false when it does anything
+// else with it than load and store (hands its address on).
+func capturedUse(mc *ssa.MakeClosure, a *ssa.Alloc) (assigns, ok bool) {
+	fn, isFn := mc.Fn.(*ssa.Function)
+	if !isFn {
+		return false, false
 	}
 	for i, b := range mc.Bindings {
 		if b != a || i >= len(fn.FreeVars) {
@@ -1202,20 +1170,20 @@ func closureAssigns(mc *ssa.MakeClosure, a *ssa.Alloc) (calls []*ssa.Call, assig
 						assigns = true
 					case *ssa.UnOp, *ssa.DebugRef:
 					default:
-						return nil, false, false
+						return false, false
 					}
 				}
 			case *ssa.UnOp:
 				if x.Op != token.MUL {
-					return nil, false, false
+					return false, false
 				}
 			case *ssa.DebugRef:
 			default:
-				return nil, false, false
+				return false, false
 			}
 		}
 	}
-	return calls, assigns, len(calls) > 0
+	return assigns, true
 }
 
 // dominates reports whether instruction a runs before b on every path to b.

@@ -116,3 +116,26 @@ func (b *Backend) MaxBatchCompared() int {
 	b.maxBatch = &n
 	return n
 }
+
+// A purse whose second test mixes the copy with a fresh look at the
+// balance: the fresh read decides, and the copy only short-cuts it.
+type Wallet struct {
+	mu      sync.RWMutex
+	balance int64
+}
+
+func (p *Wallet) Spend(amount int64) bool {
+	p.mu.RLock()
+	covered := p.balance >= amount
+	p.mu.RUnlock()
+	if !covered {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !covered || p.balance < amount {
+		return false
+	}
+	p.balance -= amount
+	return true
+}

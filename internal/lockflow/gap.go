@@ -376,6 +376,11 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		if !lazy && !tested {
 			return nil // in the taint, but not what the branch tests
 		}
+		if !lazy && fs.growsWhereLarge(ri, w) {
+			// Added to the collection where its length was found large:
+			// a stale length cannot overfill it (largeside.go).
+			return nil
+		}
 		deletesEntry := w.kind == writeDelete || w.inner == writeDelete
 		if !lazy && !byContent && removes(w) && (!byOutcome || deletesEntry && r.loc.overlaps(w.loc)) {
 			// "It exists, so delete (or clear) it" stays right if it was

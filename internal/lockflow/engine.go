@@ -716,7 +716,12 @@ func (fs *funcState) summarize() *summary {
 			}
 		}
 		if w.kind == writeCall {
-			rw.lock = fs.helperLock(w)
+			// The helper's own lock, or else the one this function holds
+			// around the call: a wrapper that locks and hands over to a
+			// ...Locked helper writes under its own section.
+			if rw.lock = fs.helperLock(w); rw.lock == nil {
+				rw.lock = ownLock(w.held, false)
+			}
 		} else {
 			rw.lock = ownLock(w.held, false)
 		}

@@ -806,17 +806,23 @@ func (fs *funcState) summarize() *summary {
 					return
 				}
 				l := ownLock(r.held, true)
-				if l == nil {
+				callerLock := l == nil && len(r.held) == 0 && r.instr != nil
+				if l == nil && !callerLock {
 					return
 				}
 				loc, ok := toRel(fn, r.loc)
 				if !ok {
 					return
 				}
+				rr := relRead{loc: loc, callerLock: callerLock}
+				if l != nil {
+					rr.lock = *l
+				}
 				// Only a listing has an order to choose.
 				_, listing := ret.Results[i].Type().Underlying().(*types.Slice)
-				s.addResult(relRead{loc: loc, lock: *l, results: bit, picked: fs.picked(ri), orderOnly: listing && fs.ordersOnly(ri),
-					found: found, key: 1 + paramIndex(fn, asParam(r.key))})
+				rr.results, rr.picked, rr.orderOnly = bit, fs.picked(ri), listing && fs.ordersOnly(ri)
+				rr.found, rr.key = found, 1+paramIndex(fn, asParam(r.key))
+				s.addResult(rr)
 			})
 		}
 	}

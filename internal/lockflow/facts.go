@@ -179,6 +179,9 @@ func (s *summary) toFact() *LockSummary {
 		f.Writes = append(f.Writes, fw)
 	}
 	for _, r := range s.results {
+		if r.callerLock {
+			continue
+		}
 		loc, ok1 := path(r.loc)
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {

@@ -346,7 +346,10 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				}
 				for _, r := range slices.Concat(h.sum.results, outs) {
 					loc, ok1 := h.cs.resolve(r.loc)
-					held, ok2 := ownSection(instr, h.cs, r.lock, s)
+					held, ok2 := s, len(s) > 0 // read in the section around the call
+					if !r.callerLock {
+						held, ok2 = ownSection(instr, h.cs, r.lock, s)
+					}
 					if ok1 && ok2 && (best.Root == nil || len(loc.Steps) > len(best.Steps)) {
 						best, bestHeld, bestPos = loc, held, r.pos
 					}

@@ -304,7 +304,11 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			}
 			continue
 		}
-		if rereadsA(g.loc) {
+		// Finding an entry still there re-checks that it exists, not a
+		// count A compared with a bound (A may have listed the entries
+		// too: "more than max, so drop the first listed" drops two).
+		boundOnly := g.existence && removes(w) && g.loc.key() != r.loc.key() && fs.overLimit(ri, w)
+		if rereadsA(g.loc) && !boundOnly {
 			guards = append(guards, g)
 		} else if g.existence && !g.writeOnMissing && removes(w) && g.loc.overlaps(w.loc) && fs.insideA(aLocs, g.loc) &&
 			(!fs.overLimit(ri, w) || fs.otherLockGates(w, r)) {

@@ -84,6 +84,10 @@ type relGuard struct {
 type relRead struct {
 	loc  relPath
 	lock relLock
+	// callerLock: the read is made with no lock held, under whatever
+	// lock the caller holds (a ...Locked helper); lock is unset. Only
+	// calls made with a lock held see it, and it stays out of facts.
+	callerLock bool
 	// results: which of a multi-result function's results carry the read
 	// (bit i for result i); 0 for all of them.
 	results uint32
@@ -263,7 +267,7 @@ func (s *summary) addWrite(w relWrite) {
 func (s *summary) addResult(r relRead) {
 	for i := range s.results {
 		x := &s.results[i]
-		if x.loc != r.loc || x.lock != r.lock {
+		if x.loc != r.loc || x.lock != r.lock || x.callerLock != r.callerLock {
 			continue
 		}
 		x.picked = x.picked || r.picked

@@ -56,3 +56,22 @@ func (s *Squad) JoinChecked(name string, rank int) bool {
 	}
 	return s.enrollIfRoom(name, rank)
 }
+
+// Seats counts the free seats through a helper that expects the lock
+// held, and Take fills one through another: the same gap as Join, with
+// both sides behind ...Locked helpers.
+func (s *Squad) Seats() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seatsLocked()
+}
+
+func (s *Squad) seatsLocked() int { return s.cap - len(s.members) }
+
+func (s *Squad) Take(name string) bool {
+	if s.Seats() <= 0 {
+		return false
+	}
+	s.enroll(name, 0) // want `s.mu is locked again by s.enroll after the section that checked: the write is decided by s.Seats\(\), read in an earlier section, which may be stale`
+	return true
+}

@@ -78,3 +78,25 @@ func (f *RelayFinder) Shed() {
 	f.drop(ids[0])
 	f.cmu.Unlock()
 }
+
+// ShedListed is Shed with the listing made in place: the entries A went
+// through do not make drop's "still there" a re-check of the count.
+func (f *RelayFinder) ShedListed() {
+	f.cmu.Lock()
+	if len(f.cands) <= f.max {
+		f.cmu.Unlock()
+		return
+	}
+	var oldest string
+	var at time.Time
+	for id, t := range f.cands {
+		if oldest == "" || t.Before(at) {
+			oldest, at = id, t
+		}
+	}
+	f.cmu.Unlock()
+
+	f.cmu.Lock() // want `f.cmu is locked again after the section that checked: the write is decided by f.cands, read in an earlier section`
+	f.drop(oldest)
+	f.cmu.Unlock()
+}

@@ -14,7 +14,9 @@
 //   - Every load of shared memory and every map lookup is a read site;
 //     every store, map update, delete and clear is a write site. Reads taint
 //     the values computed from them, through data and control dependence
-//     (taint.go, postdom.go).
+//     (function.go, postdom.go). A call of a helper made with a lock held
+//     reads and writes, for the caller, under that lock whatever the
+//     helper does not lock itself (the ...Locked convention).
 //   - A gap is a read in section A of a lock whose value decides a write in
 //     a later section B of the same lock, where B does not re-establish the
 //     decision (gap.go).

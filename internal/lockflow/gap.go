@@ -60,6 +60,9 @@ type Gap struct {
 	// Emptiness: the stale test asked whether a collection was empty,
 	// not whether an entry was there.
 	Emptiness bool
+	// FoundBy: the stale read is a helper's answer to whether an entry is
+	// there (c.Has(k)), not the entry itself.
+	FoundBy bool
 	// CopyRecheck: B tests again the very value A read (the local copy)
 	// instead of reading the shared state again; positions inside or
 	// around that test.
@@ -1091,6 +1094,9 @@ func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []s
 		}
 		subj, missing, ok := existenceTest(cond)
 		if !ok {
+			subj, missing, ok = fs.foundCall(cond)
+		}
+		if !ok {
 			continue
 		}
 		fs.directReads(subj, func(ri int) {
@@ -1448,6 +1454,8 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	g.Fn = fs.fn
 	g.Lock = b.path
 	g.Removal = removes(w)
+	_, isCall := r.instr.(ssa.CallInstruction)
+	g.FoundBy = isCall && r.found
 	g.countNonzero = g.Kind == Gated && fs.onNonzeroSide(ri, w)
 	g.AMode, g.BMode = a.mode, b.mode
 	first := func(openers []int) (token.Pos, ssa.Instruction, bool) {
@@ -2875,6 +2883,29 @@ func (fs *funcState) foundTest(cond ssa.Value, ri int) bool {
 	}
 	i, ok := fs.readIdx[c]
 	return ok && i == ri && fs.reads[ri].found
+}
+
+// foundCall is existenceTest for the result of a helper that says only
+// whether an entry is there (c.Has(k)): the call is the subject, and the
+// entry is missing on the false side, through negations.
+func (fs *funcState) foundCall(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
+	missing = 1
+	for {
+		u, isNot := cond.(*ssa.UnOp)
+		if !isNot || u.Op != token.NOT {
+			break
+		}
+		cond, missing = u.X, 1-missing
+	}
+	c, isCall := cond.(*ssa.Call)
+	if !isCall {
+		return nil, 0, false
+	}
+	ri, isRead := fs.readIdx[c]
+	if !isRead || !fs.reads[ri].found {
+		return nil, 0, false
+	}
+	return c, missing, true
 }
 
 // recreatedBetween reports whether, on every way from the stale read r to

@@ -45,6 +45,8 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		// stored since: say what the miss decided, not that a store
 		// replaces.
 		why = fmt.Sprintf("the removal is decided by %s, read %s, and an entry stored since would be removed; re-check it %s", name, w.ReadSection, w.ThisSection)
+	case kind == LazyInit && g.FoundBy:
+		why = fmt.Sprintf("the entry %s looked for was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and store only if it is still missing", name, missing(g), w.ReadSection, w.ThisSection)
 	case kind == LazyInit:
 		why = fmt.Sprintf("%s was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, missing(g), w.ReadSection, w.ThisSection)
 	case kind == LostUpdate:

@@ -1868,12 +1868,18 @@ func (fs *funcState) guardedBlocks() []bool {
 }
 
 // testsCopy reports whether v is computed from (a field of) an element
-// of a slice of values that read ri returned, directly or through a local
-// variable it was copied into: a copy taken in ri's section, as stale as ri
-// itself. A pointer element is not a copy (its fields are read now).
+// of a slice of values that read ri returned, or from ri's own value,
+// directly or through a local variable it was copied into: a copy taken
+// in ri's section, as stale as ri itself. A pointer element is not a copy
+// (its fields are read now).
 func (fs *funcState) testsCopy(v ssa.Value, ri, depth int) bool {
 	if depth > 6 {
 		return false
+	}
+	if instr, ok := v.(ssa.Instruction); ok && depth > 0 {
+		if i, ok := fs.readIdx[instr]; ok && i == ri && fs.reads[ri].value == v {
+			return true // a struct read whole into a local (q := m.quota; q.used)
+		}
 	}
 	switch x := v.(type) {
 	case *ssa.Field:

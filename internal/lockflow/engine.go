@@ -701,8 +701,15 @@ func (fs *funcState) summarize() *summary {
 			continue
 		}
 		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes, key: w.key}
+		stored := w.stored
 		if w.kind == writeCall {
-			rw.kind = w.inner
+			rw.kind, rw.fixed, stored = w.inner, w.fixed, w.storedArg
+		}
+		if rw.fixed == "" {
+			rw.fixed = fs.fixedKey(stored)
+		}
+		if p, ok := stored.(*ssa.Parameter); ok {
+			rw.storedParam = 1 + paramIndex(fn, p)
 		}
 		data := fs.dataTaint(w.data)
 		for i, p := range fn.Params {

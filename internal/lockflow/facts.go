@@ -94,16 +94,18 @@ func (l FactLock) String() string {
 }
 
 type FactWrite struct {
-	Loc        FactPath
-	Lock       *FactLock
-	Guards     []FactGuard
-	Kind       uint8
-	Collection bool
-	Removal    bool
-	Takes      bool
-	DataFrom   []int
-	Resolved   []FactPath
-	Key        string `json:",omitempty"` // relWrite.key
+	Loc         FactPath
+	Lock        *FactLock
+	Guards      []FactGuard
+	Kind        uint8
+	Collection  bool
+	Removal     bool
+	Takes       bool
+	DataFrom    []int
+	Resolved    []FactPath
+	Key         string `json:",omitempty"` // relWrite.key
+	Fixed       string `json:",omitempty"` // relWrite.fixed
+	StoredParam int    `json:",omitempty"` // relWrite.storedParam
 }
 
 type FactGuard struct {
@@ -157,7 +159,7 @@ func (s *summary) toFact() *LockSummary {
 			continue
 		}
 		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, Takes: w.takes,
-			DataFrom: w.dataFrom, Key: w.key}
+			DataFrom: w.dataFrom, Key: w.key, Fixed: w.fixed, StoredParam: w.storedParam}
 		if w.lock != nil {
 			l, ok := lock(*w.lock)
 			if !ok {
@@ -233,7 +235,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 			continue
 		}
 		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, takes: w.Takes,
-			dataFrom: w.DataFrom, key: w.Key}
+			dataFrom: w.DataFrom, key: w.Key, fixed: w.Fixed, storedParam: w.StoredParam}
 		if w.Lock != nil {
 			l, ok := lock(*w.Lock)
 			if !ok {

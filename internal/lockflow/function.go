@@ -82,6 +82,11 @@ type writeSite struct {
 	// own to decide the write.
 	resolved []Path
 	pos      token.Pos
+	// For a helper's write: the one value every call of the helper stores
+	// there (a constant), as fixedKey names it, or "" ; and the argument
+	// it stores as it is, if any.
+	fixed     string
+	storedArg ssa.Value
 }
 
 // guard is a re-read that controls a write: either a branch in the
@@ -407,7 +412,14 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
-						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes, key: w.key}
+						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes, key: w.key,
+						fixed: w.fixed}
+					if w.storedParam > 0 {
+						ws.storedArg = h.cs.rootValue(relPath{param: w.storedParam - 1})
+						if ws.fixed == "" {
+							ws.fixed = fs.fixedKey(ws.storedArg)
+						}
+					}
 					for _, p := range w.dataFrom {
 						if p < 0 && !inPlace(fn, x) {
 							continue // what a closure kept for later reads of a variable depends on when it runs

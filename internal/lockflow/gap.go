@@ -407,6 +407,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				if fs.replacesContainer(w.instr, r.loc) {
 					return nil // a wholesale refresh, not a fill of one entry
 				}
+				if w.fixed != "" {
+					return nil // every racer stores the same constant (a set's true)
+				}
 				g.Kind = LazyInit
 			case w.inner == writeMapUpdate && fs.insertsIfAbsent(w, h.key) && fs.onlyEmptiness(ri):
 				// "Nothing there, so fill it", filled only where entries
@@ -2538,6 +2541,18 @@ func startsGoroutine(fn *ssa.Function) bool {
 // fixedValue identifies v when it is the same in every execution: a
 // constant, or a package variable only package initialisation sets
 // (looking through conversions to an interface); nil otherwise.
+// fixedKey names fixedValue(v) so that summaries and facts can carry it:
+// "" when v is not such a value.
+func (fs *funcState) fixedKey(v ssa.Value) string {
+	switch x := fs.fixedValue(v).(type) {
+	case string:
+		return x
+	case *ssa.Global:
+		return x.Pkg.Pkg.Path() + "." + x.Name()
+	}
+	return ""
+}
+
 func (fs *funcState) fixedValue(v ssa.Value) any {
 	switch x := v.(type) {
 	case *ssa.MakeInterface:

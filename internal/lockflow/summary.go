@@ -62,6 +62,11 @@ type relWrite struct {
 	key        string    // see writeSite.key
 	// dataFrom lists the parameters whose values flow into what is written.
 	dataFrom []int
+	// fixed names the one value the write stores whatever the call (a
+	// constant; see fixedKey), "" otherwise; storedParam is 1+i when it
+	// stores parameter i as it is.
+	fixed       string
+	storedParam int
 	// resolved lists what the callee itself reads under a lock, in an
 	// earlier section than the write, to decide it: a caller's read of the
 	// same location is superseded by it (the callee's own gap, if any, is
@@ -254,6 +259,12 @@ func (s *summary) addWrite(w relWrite) {
 		}
 		if x.key != w.key {
 			x.key = "" // entries under several keys: any of them
+		}
+		if x.fixed != w.fixed {
+			x.fixed = ""
+		}
+		if x.storedParam != w.storedParam {
+			x.storedParam = 0
 		}
 		return
 	}

@@ -66,3 +66,43 @@ func (t *Tunnels) Forget(peer string) {
 	delete(t.open, peer)
 	t.mu.Unlock()
 }
+
+// Seen records the peers ever greeted; marking one twice is harmless.
+type Seen struct {
+	mu    sync.Mutex
+	peers map[string]bool
+}
+
+func (s *Seen) Knows(peer string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.peers[peer]
+	return ok
+}
+
+func (s *Seen) set(peer string, v bool) {
+	s.mu.Lock()
+	s.peers[peer] = v
+	s.mu.Unlock()
+}
+
+func (s *Seen) mark(peer string) {
+	s.mu.Lock()
+	s.peers[peer] = true
+	s.mu.Unlock()
+}
+
+// Greet marks a peer not seen yet: racers all store true, by argument or
+// inside the helper, so nothing is replaced by anything else. Silent.
+func (s *Seen) Greet(peer string) {
+	if s.Knows(peer) {
+		return
+	}
+	s.set(peer, true)
+}
+
+func (s *Seen) GreetOnce(peer string) {
+	if !s.Knows(peer) {
+		s.mark(peer)
+	}
+}

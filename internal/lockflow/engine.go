@@ -7,6 +7,7 @@ import (
 	"go/types"
 	"os"
 	"reflect"
+	"regexp"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -394,8 +395,9 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 				if !ok {
 					continue
 				}
-				if a, ok := pathOf(fa.X).Root.(*ssa.Alloc); ok && a.Parent() == fn && pathOf(fa.X).Steps == "" {
-					continue // initialising a new value
+				if a, ok := pathOf(fa.X).Root.(*ssa.Alloc); ok && a.Parent() == fn &&
+					(pathOf(fa.X).Steps == "" || pathOf(fa.X).Steps == "*;" && holdsFresh(a)) {
+					continue // initialising a new value (also one a closure captured)
 				}
 				if v := fieldVar(fa.X.Type(), fa.Field); v != nil {
 					e.mutated[v] = true
@@ -437,6 +439,28 @@ func yieldCall(instr ssa.Instruction, f *ssa.Function) *ssa.Call {
 		return nil
 	}
 	return call
+}
+
+// fixedSinceBuilt reports whether load reads an unexported field of this
+// package that nothing writes after construction and whose value is not a
+// map, slice, channel, struct or array: no other package can set it, and whatever is
+// decided on the value (a pointer found nil or not) holds for good; what
+// it points to is read by loads of its own.
+func (e *engine) fixedSinceBuilt(load *ssa.UnOp) bool {
+	if !e.immutableLoad(load) {
+		return false
+	}
+	fa := load.X.(*ssa.FieldAddr)
+	if v := fieldVar(fa.X.Type(), fa.Field); v == nil || v.Exported() {
+		return false
+	}
+	switch load.Type().Underlying().(type) {
+	case *types.Map, *types.Slice, *types.Chan:
+		return false
+	case *types.Struct, *types.Array:
+		return false // its parts may be written one by one (m.quota.used++)
+	}
+	return true
 }
 
 // immutableLoad reports whether a load reads a field of this package that
@@ -806,14 +830,14 @@ func (fs *funcState) summarize() *summary {
 				}
 				r := &fs.reads[ri]
 				if ld, ok := r.instr.(*ssa.UnOp); ok && fs.e.immutableLoad(ld) &&
-					(plainType(ld.Type()) || fs.carriesDirectly(ret.Results[i], ri)) {
+					(plainType(ld.Type()) || fs.carriesDirectly(ret.Results[i], ri) || fs.e.fixedSinceBuilt(ld)) {
 					// Set when the object was built and never changed: the
 					// value (or the pointer handed back) cannot be stale.
 					// What it points to can, so len(m) of such a map counts.
 					return
 				}
 				l := ownLock(r.held, true)
-				callerLock := l == nil && len(r.held) == 0 && r.instr != nil
+				callerLock := l == nil && len(r.held) == 0 && r.instr != nil && expectsCallerLock(fn)
 				if l == nil && !callerLock {
 					return
 				}
@@ -882,6 +906,41 @@ func (fs *funcState) summarizeOuts(s *summary, ownLock func(lockState, bool) *re
 
 // maxGuards bounds the re-checks a summary keeps per write.
 const maxGuards = 8
+
+// expectsCallerLock reports whether fn says that its caller holds the
+// lock for it, by Go's naming convention (closeLocked, countLocked) or in
+// its doc comment ("Lock should be held.", "Caller must hold c.mu."): what
+// it reads with no lock of its own is read under the caller's. A getter
+// that callers also use with no lock held reads what needs none.
+func expectsCallerLock(fn *ssa.Function) bool {
+	if fn.Parent() != nil {
+		return false
+	}
+	if strings.HasSuffix(fn.Name(), "Locked") || strings.HasSuffix(fn.Name(), "locked") {
+		return true
+	}
+	decl, ok := fn.Syntax().(*ast.FuncDecl)
+	return ok && decl.Doc != nil && saysLockHeld(decl.Doc.Text())
+}
+
+var (
+	lockHeld = regexp.MustCompile(`(?i)\b(locks?|mutex|\w*mu)\b.*\b(held|holds?|holding)\b|\b(held|holds?|holding)\b.*\b(locks?|mutex|\w*mu)\b`)
+	negation = regexp.MustCompile(`(?i)\b(not|no|never|without|unlocked)\b|n't\b`)
+	// A full stop ends a sentence where a space or the line's end follows
+	// (c.mu is one word).
+	sentenceEnd = regexp.MustCompile(`\.(\s|$)|;|\n`)
+)
+
+// saysLockHeld reports whether some sentence of doc says a lock is held
+// (on entry, by the caller), and none of its words denies it.
+func saysLockHeld(doc string) bool {
+	for _, s := range sentenceEnd.Split(doc, -1) {
+		if lockHeld.MatchString(s) && !negation.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
 
 // helperLock returns, relative to fs's function, the lock that the helper
 // called at w takes itself, if any.

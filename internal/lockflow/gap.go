@@ -169,7 +169,7 @@ func (fs *funcState) findGaps() []*Gap {
 			all.each(func(ri int) {
 				r := &fs.reads[ri]
 				a, ok := r.held.lookup(h.key)
-				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) || fs.superseded(ri, w, h.key, all) ||
+				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) || fs.superseded(ri, w, h.key, all) || fs.redecided(ri, w, h) ||
 					fs.claimedSince(ri, all) || fs.perCallKey(r, w) {
 					return
 				}
@@ -239,6 +239,9 @@ func (fs *funcState) findGaps() []*Gap {
 func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data bitset,
 	decisions []staleDecision, writesByBlock map[*ssa.BasicBlock][]int) *Gap {
 	r := &fs.reads[ri]
+	if ld, ok := r.instr.(*ssa.UnOp); ok && ld.Op == token.MUL && fs.e.fixedSinceBuilt(ld) {
+		return nil // set when the object was built: it cannot have changed
+	}
 	if syncMapClaim(r.instr) {
 		// LoadAndDelete, LoadOrStore, Swap: A took the entry or put its
 		// own in, in the same call; whoever comes next finds that.
@@ -2904,6 +2907,52 @@ func (fs *funcState) foundTest(cond ssa.Value, ri int) bool {
 	}
 	i, ok := fs.readIdx[c]
 	return ok && i == ri && fs.reads[ri].found
+}
+
+// redecided reports whether a section of the same lock, held for writing
+// between read ri's and w's, on every way to w, tests again a location ri
+// read, that test decides whether w runs, and the section then writes
+// what it tested: the decision was taken again there on fresh state and
+// claimed (a shutdown that checks the flag under the lock and clears it
+// before the last section). What may change after that section is its
+// own gap with w, judged on its own.
+func (fs *funcState) redecided(ri int, w *writeSite, h heldLock) bool {
+	r := &fs.reads[ri]
+	a, _ := r.held.lookup(h.key)
+	locs := append([]Path{r.loc}, r.also...)
+	found := false
+	fs.blockCtl[w.instr.Block().Index].each(func(j int) {
+		r2 := &fs.reads[j]
+		if found || j == ri || r2.instr == nil {
+			return
+		}
+		if _, call := r2.instr.(ssa.CallInstruction); call {
+			return // a helper's own test may give up where the fresh state calls for more
+		}
+		b, ok := r2.held.lookup(h.key)
+		if !ok || b.mode != Write || intersects(b.openers, a.openers) || intersects(b.openers, h.openers) ||
+			!fs.before(r.instr, r2.instr) || !fs.dominates(r2.instr, w.instr) || !fs.claimsAfter(r2, b, h.key) {
+			return
+		}
+		// The same location (of an entry, by the same key): another
+		// entry of the map tested there decides nothing about this one.
+		found = slices.ContainsFunc(locs, func(p Path) bool { return p.key() == r2.loc.key() }) &&
+			(r.key == nil && r2.key == nil || r.key != nil && sameValue(r.key, r2.key))
+	})
+	return found
+}
+
+// claimsAfter reports whether section b, after the test of read r, writes
+// what r read: the section that re-decided also moved the state, so a
+// second caller's test there fails.
+func (fs *funcState) claimsAfter(r *readSite, b heldLock, k pathKey) bool {
+	for _, i := range fs.inSection(fs.writesIn, b, k, func(i int) lockState { return fs.writes[i].held }) {
+		w := &fs.writes[i]
+		if fs.dominates(r.instr, w.instr) && w.loc.overlaps(r.loc) {
+			return true
+		}
+	}
+	return false
 }
 
 // foundCall is existenceTest for the result of a helper that says only

@@ -441,6 +441,23 @@ func holdsOnly(v, x ssa.Value) bool {
 	return stores == 1
 }
 
+// holdsFresh reports whether v is a local variable's cell (one a closure
+// captured) whose only store puts in it a value allocated in the same
+// function: c := &T{...} with a closure over c.
+func holdsFresh(v *ssa.Alloc) bool {
+	var val ssa.Value
+	for _, r := range *v.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == v {
+			if val != nil {
+				return false
+			}
+			val = st.Val
+		}
+	}
+	a, ok := val.(*ssa.Alloc)
+	return ok && a.Parent() == v.Parent()
+}
+
 // onlyWriter reports whether fn is the only function among writers (of
 // the state a gap read; fn writes it, so writers is never empty).
 func onlyWriter(fn *ssa.Function, writers []*ssa.Function) bool {

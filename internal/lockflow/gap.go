@@ -2934,9 +2934,10 @@ func (fs *funcState) redecided(ri int, w *writeSite, h heldLock) bool {
 			!fs.before(r.instr, r2.instr) || !fs.dominates(r2.instr, w.instr) || !fs.claimsAfter(r2, b, h.key) {
 			return
 		}
-		// The same location (of an entry, by the same key): another
-		// entry of the map tested there decides nothing about this one.
-		found = slices.ContainsFunc(locs, func(p Path) bool { return p.key() == r2.loc.key() }) &&
+		// The same location, or one holding it or held by it (the
+		// object whose fields A tested), and of an entry by the same key:
+		// another entry of the map tested there decides nothing here.
+		found = slices.ContainsFunc(locs, func(p Path) bool { return p.overlaps(r2.loc) }) &&
 			(r.key == nil && r2.key == nil || r.key != nil && sameValue(r.key, r2.key))
 	})
 	return found

@@ -1073,7 +1073,7 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 		if cond == nil {
 			return
 		}
-		fs.directReads(cond, func(ri int) {
+		fs.testedReads(cond, d.block, func(ri int) {
 			r2 := &fs.reads[ri]
 			if !sameSection(r2.held, w.held, k) || !rereadsA(r2.loc) || fs.staleAddress(r2, k, w.held) {
 				return
@@ -1916,6 +1916,12 @@ func (fs *funcState) testsCopy(v ssa.Value, ri, depth int) bool {
 				// what it read there.
 				return fs.storedByClosure(a, ri)
 			}
+			if vals, ok := fs.reachingOf(x, a); ok {
+				// Only what reaches the test: a copy taken again from
+				// fresh state before it (cc = m[k] in the if) is no copy
+				// of ri.
+				return slices.ContainsFunc(vals, func(v ssa.Value) bool { return fs.testsCopy(v, ri, depth+1) })
+			}
 			for _, ref := range *a.Referrers() {
 				if st, ok := ref.(*ssa.Store); ok && st.Addr == a && fs.testsCopy(st.Val, ri, depth+1) {
 					return true
@@ -2564,6 +2570,9 @@ func (fs *funcState) fixedValue(v ssa.Value) any {
 		return fs.fixedValue(x.X)
 	case *ssa.Const:
 		if x.Value == nil {
+			if st, ok := x.Type().Underlying().(*types.Struct); ok && st.NumFields() == 0 {
+				return "struct{}{}" // a set's member: every racer stores the same nothing
+			}
 			return nil
 		}
 		return x.Value.ExactString() + "/" + x.Type().String()
@@ -2954,6 +2963,53 @@ func (fs *funcState) claimsAfter(r *readSite, b heldLock, k pathKey) bool {
 		}
 	}
 	return false
+}
+
+// testedReads calls f for the reads the condition of block b tests, as
+// directReads finds them and also through a local struct they were copied
+// into where that copy reaches the test (cc = m[k]; cc.conn == nil), but
+// for a comparison of such a copy with what a parameter carries: a
+// version test, which versionGuards judges by the side the write is on.
+func (fs *funcState) testedReads(cond ssa.Value, b *ssa.BasicBlock, f func(ri int)) {
+	seen := map[int]bool{}
+	once := func(ri int) {
+		if !seen[ri] {
+			seen[ri] = true
+			f(ri)
+		}
+	}
+	fs.directReads(cond, once)
+	if slices.ContainsFunc(fs.versionTestsOf(), func(t versionTest) bool { return t.block == b }) {
+		return
+	}
+	var walk func(v ssa.Value, depth int)
+	walk = func(v ssa.Value, depth int) {
+		if depth > 6 {
+			return
+		}
+		switch x := v.(type) {
+		case *ssa.BinOp:
+			walk(x.X, depth+1)
+			walk(x.Y, depth+1)
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				walk(x.X, depth+1)
+				return
+			}
+			fa, ok := x.X.(*ssa.FieldAddr)
+			if !ok {
+				return
+			}
+			if a := fs.localRoot(fa); a != nil {
+				if vals, ok := fs.reachingOf(x, a); ok {
+					for _, val := range vals {
+						fs.directReads(val, once)
+					}
+				}
+			}
+		}
+	}
+	walk(cond, 0)
 }
 
 // foundCall is existenceTest for the result of a helper that says only

@@ -106,3 +106,31 @@ func (s *Seen) GreetOnce(peer string) {
 		s.mark(peer)
 	}
 }
+
+// Beacons remembers the ids seen, as a set of empty structs.
+type Beacons struct {
+	mu   sync.Mutex
+	seen map[string]struct{}
+}
+
+func (b *Beacons) seenAlready(id string) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	_, ok := b.seen[id]
+	return ok
+}
+
+func (b *Beacons) markSeen(id string) {
+	b.mu.Lock()
+	b.seen[id] = struct{}{}
+	b.mu.Unlock()
+}
+
+// Note marks an id not seen yet: a racer's mark is the same empty
+// member. Silent.
+func (b *Beacons) Note(id string) {
+	if b.seenAlready(id) {
+		return
+	}
+	b.markSeen(id)
+}

@@ -51,3 +51,33 @@ func (m *Meter) Report(log func(used, limit int)) {
 	m.quota.used = 0
 	m.mu.Unlock()
 }
+
+// Dialer keeps one connection record per address.
+type Dialer struct {
+	mu    sync.Mutex
+	conns map[string]connRecord
+}
+
+type connRecord struct {
+	conn   *int
+	dialed int
+}
+
+// Redial copies the record, returns a live connection early, and takes
+// the record again into the same variable in the second section before
+// testing it: the test there is of the fresh copy. Silent.
+func (d *Dialer) Redial(addr string, dial func() *int) *int {
+	d.mu.Lock()
+	rec := d.conns[addr]
+	d.mu.Unlock()
+	if rec.conn != nil {
+		return rec.conn
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if rec = d.conns[addr]; rec.conn == nil {
+		rec = connRecord{conn: dial(), dialed: rec.dialed + 1}
+		d.conns[addr] = rec
+	}
+	return rec.conn
+}

@@ -1548,7 +1548,7 @@ func (fs *funcState) directReads(v ssa.Value, f func(ri int)) {
 		return
 	}
 	var rs []int
-	fs.directReadsOf(v, func(r int) { rs = append(rs, r) })
+	fs.directReadsOf(v, false, func(r int) { rs = append(rs, r) })
 	if fs.direct == nil {
 		fs.direct = make(map[ssa.Value][]int)
 	}
@@ -1558,7 +1558,9 @@ func (fs *funcState) directReads(v ssa.Value, f func(ri int)) {
 	}
 }
 
-func (fs *funcState) directReadsOf(v ssa.Value, f func(ri int)) {
+// directReadsOf finds them; with copies, also through the field of a
+// local struct a read was copied into, where that copy reaches v.
+func (fs *funcState) directReadsOf(v ssa.Value, copies bool, f func(ri int)) {
 	var walk func(v ssa.Value, depth int)
 	var phis map[*ssa.Phi]bool
 	walk = func(v ssa.Value, depth int) {
@@ -1609,6 +1611,8 @@ func (fs *funcState) directReadsOf(v ssa.Value, f func(ri int)) {
 				if vals, ok := fs.reachingOf(x, a); ok && len(vals) == 1 {
 					if c, ok := vals[0].(*ssa.Call); ok && inPlace(fs.fn, c) {
 						walk(c, depth+1)
+					} else if _, field := x.X.(*ssa.FieldAddr); copies && field {
+						walk(vals[0], depth+1)
 					}
 				}
 			}
@@ -2971,45 +2975,11 @@ func (fs *funcState) claimsAfter(r *readSite, b heldLock, k pathKey) bool {
 // for a comparison of such a copy with what a parameter carries: a
 // version test, which versionGuards judges by the side the write is on.
 func (fs *funcState) testedReads(cond ssa.Value, b *ssa.BasicBlock, f func(ri int)) {
-	seen := map[int]bool{}
-	once := func(ri int) {
-		if !seen[ri] {
-			seen[ri] = true
-			f(ri)
-		}
-	}
-	fs.directReads(cond, once)
 	if slices.ContainsFunc(fs.versionTestsOf(), func(t versionTest) bool { return t.block == b }) {
+		fs.directReads(cond, f)
 		return
 	}
-	var walk func(v ssa.Value, depth int)
-	walk = func(v ssa.Value, depth int) {
-		if depth > 6 {
-			return
-		}
-		switch x := v.(type) {
-		case *ssa.BinOp:
-			walk(x.X, depth+1)
-			walk(x.Y, depth+1)
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				walk(x.X, depth+1)
-				return
-			}
-			fa, ok := x.X.(*ssa.FieldAddr)
-			if !ok {
-				return
-			}
-			if a := fs.localRoot(fa); a != nil {
-				if vals, ok := fs.reachingOf(x, a); ok {
-					for _, val := range vals {
-						fs.directReads(val, once)
-					}
-				}
-			}
-		}
-	}
-	walk(cond, 0)
+	fs.directReadsOf(cond, true, f)
 }
 
 // foundCall is existenceTest for the result of a helper that says only

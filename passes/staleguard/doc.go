@@ -170,6 +170,23 @@
 // unexported one, or one no other package can call) answers the other way
 // (a prompt every caller turns off).
 //
+// What counts as the decision and its sections also follows helpers the
+// lock's conventions name: a helper that reports whether it found an entry
+// (if c.Has(k) { return }; c.Put(k, v)) decides on existence; a struct read
+// whole into a local under the lock and tested field by field later is a
+// read of that state; a helper named ...Locked, or whose doc comment says
+// the lock must be held, reads and writes in its caller's section, while a
+// plain getter also called with no lock held does not. Also not reported:
+// what a branch taken because a length test found the collection large
+// adds to that collection (a cache found nearly full that reloads an
+// entry: the stale count only overstated the size, and the bound was
+// never kept on that side; removals there stay reported); an unexported
+// pointer or plain field set only where its object is built, which no
+// later section can change; a later write section that tests the same state again and claims
+// it (a shutdown that re-checks and clears under the lock), which replaces
+// the stale decision; a helper that fills a miss with a constant or an
+// empty struct, which every racer stores alike.
+//
 // A helper that locks a sync.Mutex its caller already holds is reported
 // too, as a deadlock: the mutex is not reentrant, so the call never
 // returns (rlockgap reports the same for a sync.RWMutex). Only where it is

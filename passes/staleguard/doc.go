@@ -182,9 +182,9 @@
 // entry: the stale count only overstated the size, and the bound was
 // never kept on that side; removals there stay reported); an unexported
 // pointer or plain field set only where its object is built, which no
-// later section can change; a later write section that tests the same state again and claims
-// it (a shutdown that re-checks and clears under the lock), which replaces
-// the stale decision; a helper that fills a miss with a constant or an
+// later section can change; a later write section that tests the same
+// state again and claims it (a shutdown that re-checks and clears under
+// the lock), which replaces the stale decision; a helper that fills a miss with a constant or an
 // empty struct, which every racer stores alike.
 //
 // A helper that locks a sync.Mutex its caller already holds is reported

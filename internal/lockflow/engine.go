@@ -724,7 +724,8 @@ func (fs *funcState) summarize() *summary {
 		if !ok {
 			continue
 		}
-		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes, key: w.key}
+		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes, key: w.key,
+			swaps: w.swaps || fs.swapsOut(w)}
 		stored := w.stored
 		if w.kind == writeCall {
 			rw.kind, rw.fixed, stored = w.inner, w.fixed, w.storedArg

@@ -101,6 +101,7 @@ type FactWrite struct {
 	Collection  bool
 	Removal     bool
 	Takes       bool
+	Swaps       bool `json:",omitempty"` // relWrite.swaps
 	DataFrom    []int
 	Resolved    []FactPath
 	Key         string `json:",omitempty"` // relWrite.key
@@ -158,7 +159,7 @@ func (s *summary) toFact() *LockSummary {
 		if !ok {
 			continue
 		}
-		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, Takes: w.takes,
+		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, Takes: w.takes, Swaps: w.swaps,
 			DataFrom: w.dataFrom, Key: w.key, Fixed: w.fixed, StoredParam: w.storedParam}
 		if w.lock != nil {
 			l, ok := lock(*w.lock)
@@ -234,7 +235,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		if !ok {
 			continue
 		}
-		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, takes: w.Takes,
+		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, takes: w.Takes, swaps: w.Swaps,
 			dataFrom: w.DataFrom, key: w.Key, fixed: w.Fixed, storedParam: w.StoredParam}
 		if w.Lock != nil {
 			l, ok := lock(*w.Lock)

@@ -73,7 +73,11 @@ type writeSite struct {
 	removal bool
 	// takes: the write stores the slice it reads from, cut (s.q = s.q[1:]):
 	// it takes elements out.
-	takes  bool
+	takes bool
+	// swaps: the write replaces, in its section, a value read from the
+	// same location earlier in that section with one not derived from it
+	// (a batch swapped for an empty map): whoever got the old value owns it.
+	swaps  bool
 	guards []guard // re-checks inside a called helper
 	// key: the map entry written is under this constant key (see
 	// constKey); "" when the key is not a constant.
@@ -412,7 +416,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
-						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes, key: w.key,
+						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes, swaps: w.swaps, key: w.key,
 						fixed: w.fixed}
 					if w.storedParam > 0 {
 						ws.storedArg = h.cs.rootValue(relPath{param: w.storedParam - 1})

@@ -265,6 +265,11 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			if w2.loc.overlaps(r.loc) && w2.stored != nil && !fs.taint[w2.stored].has(ri) && fs.before(r.instr, w2.instr) {
 				return nil
 			}
+			// The same, inside the helper (or in-place closure) that
+			// handed the value over.
+			if w2.swaps && w2.instr == r.instr && w2.loc.key() == r.loc.key() {
+				return nil
+			}
 			if fs.claims(w2, ri, w) || fs.claimsInHelper(w2, r) {
 				return nil
 			}
@@ -487,6 +492,23 @@ func (fs *funcState) claimsInHelper(w2 *writeSite, r *readSite) bool {
 	return slices.ContainsFunc(w2.guards, func(g guard) bool {
 		return g.existence && g.writeOnMissing && g.loc.overlaps(r.loc)
 	})
+}
+
+// swapsOut reports whether store w replaces, in its section, a value
+// read from the same location earlier in that section, with something
+// not derived from it (see writeSite.swaps).
+func (fs *funcState) swapsOut(w *writeSite) bool {
+	if w.kind != writeStore || w.stored == nil || len(w.held) == 0 {
+		return false
+	}
+	for ri := range fs.reads {
+		r := &fs.reads[ri]
+		if r.instr != nil && r.loc.key() == w.loc.key() && fs.inSectionOf(r, w) && fs.before(r.instr, w.instr) &&
+			!fs.taint[w.stored].has(ri) {
+			return true
+		}
+	}
+	return false
 }
 
 // elementOf reports whether loc is an element of the slice at container.

@@ -59,6 +59,7 @@ type relWrite struct {
 	collection bool      // see writeSite.collection
 	removal    bool      // see writeSite.removal
 	takes      bool      // see writeSite.takes
+	swaps      bool      // see writeSite.swaps
 	key        string    // see writeSite.key
 	// dataFrom lists the parameters whose values flow into what is written.
 	dataFrom []int

@@ -1746,7 +1746,11 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 			} else {
 				byContent = true
 			}
-			if fs.comparesBound(c, ri) {
+			afterLoop := iterates && fs.components()[d.block.Index] != fs.components()[w.instr.Block().Index]
+			if !afterLoop && fs.comparesBound(c, ri) {
+				// Leaving a range loop compares an index with the
+				// length, which bounds nothing: it says every element
+				// was seen.
 				byLimit = true
 			}
 		}

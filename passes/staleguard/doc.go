@@ -185,7 +185,14 @@
 // later section can change; a later write section that tests the same
 // state again and claims it (a shutdown that re-checks and clears under
 // the lock), which replaces the stale decision; a helper that fills a miss with a constant or an
-// empty struct, which every racer stores alike.
+// empty struct, which every racer stores alike; a helper, or a closure
+// called in place, that takes a field's value and leaves a new one behind
+// (a pending batch swapped for an empty map): its caller owns what it got,
+// as after a claim, and may put entries back; a helper called once a loop
+// over a stale listing has gone through it, which fills no entry the
+// listing missed and removes nothing (a folder's Remove after its listed
+// children were removed, refreshing the listing and refusing a folder not
+// empty now): reaching the end of a listing bounds nothing.
 //
 // A helper that locks a sync.Mutex its caller already holds is reported
 // too, as a deadlock: the mutex is not reentrant, so the call never

@@ -1762,6 +1762,12 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 		if !direct && !iterates && fs.testsCopy(c, ri, 0) {
 			test(ri)
 		}
+		if !direct && iterates && w.kind != writeCall && fs.taint[c].has(ri) && fs.picked(ri) {
+			// Going through a listing built here of the entries a test
+			// of their state let through: the body acts on that
+			// verdict. (A helper's listing is its read's own, picked.)
+			test(ri)
+		}
 	})
 	return tested, byContent, byLimit, byOutcome
 }

@@ -267,6 +267,7 @@ func (s *summary) addWrite(w relWrite) {
 		if x.storedParam != w.storedParam {
 			x.storedParam = 0
 		}
+		x.swaps = x.swaps && w.swaps // a claim only if every such write takes the value
 		return
 	}
 	if len(s.writes) < maxWrites {

@@ -92,8 +92,9 @@
 // attempt found; removing, one by one, every entry a listing saw
 // (a sweep: removing one a racer removed already does nothing), unless the
 // listing kept only the entries a test of their state let through, whose
-// verdict may be stale (a Renew in between; a test of the keys alone, a
-// prefix or a pattern, still holds); removing an entry after a loop over
+// verdict may be stale (a Renew in between, whether a helper or an
+// earlier section of the function itself made the listing; a test of the
+// keys alone, a prefix or a pattern, still holds); removing an entry after a loop over
 // its items ended with every call on them working (acknowledged chunk by
 // chunk); removing, with a helper that removes only what is still there,
 // an entry a test under another lock picked, when the stale test was a

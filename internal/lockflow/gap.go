@@ -63,6 +63,9 @@ type Gap struct {
 	// FoundBy: the stale read is a helper's answer to whether an entry is
 	// there (c.Has(k)), not the entry itself.
 	FoundBy bool
+	// Picked: B runs in a loop over a listing made in A of the entries a
+	// test of their state let through.
+	Picked bool
 	// CopyRecheck: B tests again the very value A read (the local copy)
 	// instead of reading the shared state again; positions inside or
 	// around that test.
@@ -466,6 +469,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			}
 			g.Kind = Gated
 			g.CopyRecheck = fs.copyRechecked(ri, w, h)
+			g.Picked = fs.pickedListing(ri, w)
 		}
 	}
 	return g
@@ -1762,14 +1766,31 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 		if !direct && !iterates && fs.testsCopy(c, ri, 0) {
 			test(ri)
 		}
-		if !direct && iterates && w.kind != writeCall && fs.taint[c].has(ri) && fs.picked(ri) {
-			// Going through a listing built here of the entries a test
-			// of their state let through: the body acts on that
-			// verdict. (A helper's listing is its read's own, picked.)
+		if !direct && fs.walksPicked(d.block, c, ri, w) {
 			test(ri)
 		}
 	})
 	return tested, byContent, byLimit, byOutcome
+}
+
+// walksPicked reports whether b, testing c, is the head of a loop that
+// goes through a listing built in this function of the entries a test
+// of their state (read ri) let through, with w in the loop: w acts on
+// that verdict. (A helper's listing is its read's own, picked.)
+func (fs *funcState) walksPicked(b *ssa.BasicBlock, c ssa.Value, ri int, w *writeSite) bool {
+	return iterationTest(b) && w.kind != writeCall && fs.components()[b.Index] == fs.components()[w.instr.Block().Index] &&
+		fs.taint[c].has(ri) && fs.picked(ri)
+}
+
+// pickedListing reports whether w runs in a loop walksPicked accepts.
+func (fs *funcState) pickedListing(ri int, w *writeSite) bool {
+	found := false
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		if c := ifCond(d.block); c != nil && !found {
+			found = fs.walksPicked(d.block, c, ri, w)
+		}
+	})
+	return found
 }
 
 // iterationTest reports whether b is the head of a range loop over a

@@ -59,6 +59,8 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 			break
 		}
 		why = fmt.Sprintf("%s was present %s; if it is removed before the lock is taken again, the re-check there gives up quietly and the update is lost; handle the missing case as the read path does (create it) or retry", name, w.ReadSection)
+	case g.Picked:
+		why = fmt.Sprintf("the loop goes through entries of %s listed %s because a test of their state let them through; that state may have changed since, so test each entry again %s", strings.TrimSuffix(name, "[...]"), w.ReadSection, w.ThisSection)
 	default:
 		why = fmt.Sprintf("the write is decided by %s, read %s, which may be stale; re-check it %s", name, w.ReadSection, w.ThisSection)
 	}

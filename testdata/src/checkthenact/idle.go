@@ -37,7 +37,7 @@ func (l *Leases) Sweep() {
 	}
 	l.mu.Unlock()
 	for _, name := range unheld {
-		l.mu.Lock() // want `l.mu is locked again after the section that checked`
+		l.mu.Lock() // want `l.mu is locked again after the section that checked: the loop goes through entries of l.byName listed in an earlier section because a test of their state let them through`
 		delete(l.byName, name)
 		l.mu.Unlock()
 	}

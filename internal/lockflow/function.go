@@ -133,6 +133,7 @@ type funcState struct {
 
 	// Indexes for the gap search (see index).
 	readsIn, writesIn map[int][]int
+	readsByLoc        map[locInSection][]int // every read by location and section (swapsOut)
 	decisionsOf       map[int][]staleDecision
 	direct            map[ssa.Value][]int // directReads, memoised
 	readsAt           map[pathKey][]int   // reads under nested locks by location, for superseded

@@ -505,14 +505,36 @@ func (fs *funcState) swapsOut(w *writeSite) bool {
 	if w.kind != writeStore || w.stored == nil || len(w.held) == 0 {
 		return false
 	}
-	for ri := range fs.reads {
-		r := &fs.reads[ri]
-		if r.instr != nil && r.loc.key() == w.loc.key() && fs.inSectionOf(r, w) && fs.before(r.instr, w.instr) &&
-			!fs.taint[w.stored].has(ri) {
-			return true
+	if fs.readsByLoc == nil {
+		fs.readsByLoc = make(map[locInSection][]int)
+		for ri, r := range fs.reads {
+			if r.instr == nil {
+				continue
+			}
+			for _, h := range r.held {
+				for _, o := range h.openers {
+					k := locInSection{r.loc.key(), o}
+					fs.readsByLoc[k] = append(fs.readsByLoc[k], ri)
+				}
+			}
+		}
+	}
+	for _, h := range w.held {
+		for _, o := range h.openers {
+			for _, ri := range fs.readsByLoc[locInSection{w.loc.key(), o}] {
+				if fs.before(fs.reads[ri].instr, w.instr) && !fs.taint[w.stored].has(ri) {
+					return true
+				}
+			}
 		}
 	}
 	return false
+}
+
+// locInSection is a location read in the section a lock's opener opens.
+type locInSection struct {
+	loc    pathKey
+	opener int
 }
 
 // elementOf reports whether loc is an element of the slice at container.

@@ -522,9 +522,44 @@ func (fs *funcState) swapsOut(w *writeSite) bool {
 	for _, h := range w.held {
 		for _, o := range h.openers {
 			for _, ri := range fs.readsByLoc[locInSection{w.loc.key(), o}] {
-				if fs.before(fs.reads[ri].instr, w.instr) && !fs.taint[w.stored].has(ri) {
+				if fs.before(fs.reads[ri].instr, w.instr) && !fs.taint[w.stored].has(ri) && handedOut(fs.reads[ri].value, 0) {
 					return true
 				}
+			}
+		}
+	}
+	return false
+}
+
+// handedOut reports whether v leaves the function as it is: returned, or
+// stored in a variable a closure captured from its caller.
+func handedOut(v ssa.Value, depth int) bool {
+	if v == nil || depth > 3 || v.Referrers() == nil {
+		return false
+	}
+	for _, ref := range *v.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Return:
+			return true
+		case *ssa.Store:
+			if x.Val != v {
+				continue
+			}
+			switch a := x.Addr.(type) {
+			case *ssa.FreeVar:
+				return true
+			case *ssa.Alloc:
+				// A local the function keeps it in (one a defer or a
+				// closure made a variable), returned from there.
+				for _, r := range *a.Referrers() {
+					if ld, ok := r.(*ssa.UnOp); ok && ld.Op == token.MUL && handedOut(ld, depth+1) {
+						return true
+					}
+				}
+			}
+		case *ssa.Phi:
+			if handedOut(x, depth+1) {
+				return true
 			}
 		}
 	}
@@ -1742,12 +1777,19 @@ func (fs *funcState) staleAddress(r *readSite, k pathKey, cur lockState) bool {
 // whether one compares it against a bound (a limit passed, a threshold
 // reached).
 func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, byOutcome bool) {
+	// Leaving a loop over the listing counts as a bound only where the
+	// body also tested what the listing held ("none of them matched, so
+	// add"): that search is what the stale listing decided.
+	leftLoop, bodyTested := false, false
 	fs.eachDep(w.instr.Block(), func(d branch) {
 		c := ifCond(d.block)
 		if c == nil {
 			return
 		}
 		iterates := iterationTest(d.block)
+		if !iterates && !bodyTested && !callFailed(c) && fs.testsListed(c, ri) {
+			bodyTested = true
+		}
 		test := func(r int) {
 			if r != ri || iterates && fs.reads[ri].orderOnly {
 				// Going through a listing that every element is in,
@@ -1773,10 +1815,13 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 				byContent = true
 			}
 			afterLoop := iterates && fs.components()[d.block.Index] != fs.components()[w.instr.Block().Index]
-			if !afterLoop && fs.comparesBound(c, ri) {
+			switch {
+			case afterLoop:
 				// Leaving a range loop compares an index with the
-				// length, which bounds nothing: it says every element
-				// was seen.
+				// length, which by itself bounds nothing: it says every
+				// element was seen.
+				leftLoop = leftLoop || fs.comparesBound(c, ri)
+			case fs.comparesBound(c, ri):
 				byLimit = true
 			}
 		}
@@ -1792,7 +1837,25 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 			test(ri)
 		}
 	})
+	byLimit = byLimit || leftLoop && bodyTested
 	return tested, byContent, byLimit, byOutcome
+}
+
+// testsListed reports whether c tests what read ri handed over: ri
+// itself, or a read of something reached through its value (a field of
+// an element of the listing).
+func (fs *funcState) testsListed(c ssa.Value, ri int) bool {
+	t := fs.taint[c]
+	if t.has(ri) {
+		return true
+	}
+	found := false
+	t.each(func(r int) {
+		if ld, ok := fs.reads[r].instr.(*ssa.UnOp); ok && !found {
+			found = fs.reachedThrough(ld.X, ri)
+		}
+	})
+	return found
 }
 
 // walksPicked reports whether b, testing c, is the head of a loop that

@@ -88,3 +88,21 @@ func (f *Folder) Attach(name string, c Child) {
 	f.children[name] = c
 	f.mu.Unlock()
 }
+
+func (f *Folder) put(name string, c Child) {
+	f.mu.Lock()
+	f.children[name] = c
+	f.mu.Unlock()
+}
+
+// Adopt is Attach through a helper that stores: the search of the stale
+// listing still decides the store.
+func (f *Folder) Adopt(name string, c Child) bool {
+	for _, known := range f.Children() {
+		if known == c {
+			return false
+		}
+	}
+	f.put(name, c) // want `f.mu is locked again by f.put after the section that checked`
+	return true
+}

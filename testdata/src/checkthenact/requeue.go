@@ -89,3 +89,31 @@ func (o *Outbox) Drain() {
 		o.putBack(batch)
 	}
 }
+
+// Berth is taken by one owner at a time.
+type Berth struct {
+	mu    sync.Mutex
+	owner *string
+}
+
+// vacate clears an owner whose name is empty and says whether the berth
+// is free. It hands no old owner over: the nil it leaves claims nothing.
+func (b *Berth) vacate() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.owner != nil && *b.owner == "" {
+		b.owner = nil
+	}
+	return b.owner == nil
+}
+
+// Moor takes the berth on a stale "free": two callers both moor.
+func (b *Berth) Moor(name string) bool {
+	if !b.vacate() {
+		return false
+	}
+	b.mu.Lock() // want `b.mu is locked again after the section that checked`
+	b.owner = &name
+	b.mu.Unlock()
+	return true
+}

@@ -1863,8 +1863,27 @@ func (fs *funcState) testsListed(c ssa.Value, ri int) bool {
 // of their state (read ri) let through, with w in the loop: w acts on
 // that verdict. (A helper's listing is its read's own, picked.)
 func (fs *funcState) walksPicked(b *ssa.BasicBlock, c ssa.Value, ri int, w *writeSite) bool {
+	switch fs.reads[ri].loc.Root.(type) {
+	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
+	default:
+		return false // not state others hold: a slice a call handed this function
+	}
 	return iterationTest(b) && w.kind != writeCall && fs.components()[b.Index] == fs.components()[w.instr.Block().Index] &&
-		fs.taint[c].has(ri) && fs.picked(ri)
+		fs.taint[c].has(ri) && fs.picked(ri) && !fs.readAgainBefore(ri, w)
+}
+
+// readAgainBefore reports whether w's section reads, before w, the
+// location read ri read: a loop that tests each entry again (through the
+// same helper, say) before acting on it.
+func (fs *funcState) readAgainBefore(ri int, w *writeSite) bool {
+	key := fs.reads[ri].loc.key()
+	for i := range fs.reads {
+		r := &fs.reads[i]
+		if i != ri && r.instr != nil && r.loc.key() == key && fs.inSectionOf(r, w) && fs.before(r.instr, w.instr) {
+			return true
+		}
+	}
+	return false
 }
 
 // pickedListing reports whether w runs in a loop walksPicked accepts.

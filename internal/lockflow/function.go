@@ -75,8 +75,9 @@ type writeSite struct {
 	// it takes elements out.
 	takes bool
 	// swaps: the write replaces, in its section, a value read from the
-	// same location earlier in that section with one not derived from it
-	// (a batch swapped for an empty map): whoever got the old value owns it.
+	// same location earlier in that section and handed out, with one not
+	// derived from it (a batch swapped for an empty map): whoever got the
+	// old value owns it.
 	swaps  bool
 	guards []guard // re-checks inside a called helper
 	// key: the map entry written is under this constant key (see

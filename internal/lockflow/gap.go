@@ -499,8 +499,9 @@ func (fs *funcState) claimsInHelper(w2 *writeSite, r *readSite) bool {
 }
 
 // swapsOut reports whether store w replaces, in its section, a value
-// read from the same location earlier in that section, with something
-// not derived from it (see writeSite.swaps).
+// read from the same location earlier in that section and handed out
+// (returned, or kept in a captured variable), with something not derived
+// from it (see writeSite.swaps).
 func (fs *funcState) swapsOut(w *writeSite) bool {
 	if w.kind != writeStore || w.stored == nil || len(w.held) == 0 {
 		return false

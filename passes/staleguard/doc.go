@@ -193,7 +193,9 @@
 // over a stale listing has gone through it, which fills no entry the
 // listing missed and removes nothing (a folder's Remove after its listed
 // children were removed, refreshing the listing and refusing a folder not
-// empty now): reaching the end of a listing bounds nothing.
+// empty now): reaching the end of a listing bounds nothing, unless the
+// loop's body tested what the listing held (a search that found no
+// match, so adds: that stays reported).
 //
 // A helper that locks a sync.Mutex its caller already holds is reported
 // too, as a deadlock: the mutex is not reentrant, so the call never

@@ -506,27 +506,9 @@ func (fs *funcState) swapsOut(w *writeSite) bool {
 	if w.kind != writeStore || w.stored == nil || len(w.held) == 0 {
 		return false
 	}
-	if fs.readsByLoc == nil {
-		fs.readsByLoc = make(map[locInSection][]int)
-		for ri, r := range fs.reads {
-			if r.instr == nil {
-				continue
-			}
-			for _, h := range r.held {
-				for _, o := range h.openers {
-					k := locInSection{r.loc.key(), o}
-					fs.readsByLoc[k] = append(fs.readsByLoc[k], ri)
-				}
-			}
-		}
-	}
-	for _, h := range w.held {
-		for _, o := range h.openers {
-			for _, ri := range fs.readsByLoc[locInSection{w.loc.key(), o}] {
-				if fs.before(fs.reads[ri].instr, w.instr) && !fs.taint[w.stored].has(ri) && handedOut(fs.reads[ri].value, 0) {
-					return true
-				}
-			}
+	for _, ri := range fs.readsInSectionOf(w.loc.key(), w) {
+		if fs.before(fs.reads[ri].instr, w.instr) && !fs.taint[w.stored].has(ri) && handedOut(fs.reads[ri].value, 0) {
+			return true
 		}
 	}
 	return false
@@ -565,6 +547,36 @@ func handedOut(v ssa.Value, depth int) bool {
 		}
 	}
 	return false
+}
+
+// readsInSectionOf lists the reads of location loc made in a section
+// that w is in (indexed once per function).
+func (fs *funcState) readsInSectionOf(loc pathKey, w *writeSite) []int {
+	if fs.readsByLoc == nil {
+		fs.readsByLoc = make(map[locInSection][]int)
+		for ri, r := range fs.reads {
+			if r.instr == nil {
+				continue
+			}
+			for _, h := range r.held {
+				for _, o := range h.openers {
+					k := locInSection{r.loc.key(), o}
+					fs.readsByLoc[k] = append(fs.readsByLoc[k], ri)
+				}
+			}
+		}
+	}
+	var out []int
+	for _, h := range w.held {
+		for _, o := range h.openers {
+			for _, ri := range fs.readsByLoc[locInSection{loc, o}] {
+				if !slices.Contains(out, ri) {
+					out = append(out, ri)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // locInSection is a location read in the section a lock's opener opens.
@@ -1864,12 +1876,15 @@ func (fs *funcState) testsListed(c ssa.Value, ri int) bool {
 // of their state (read ri) let through, with w in the loop: w acts on
 // that verdict. (A helper's listing is its read's own, picked.)
 func (fs *funcState) walksPicked(b *ssa.BasicBlock, c ssa.Value, ri int, w *writeSite) bool {
+	if !iterationTest(b) {
+		return false
+	}
 	switch fs.reads[ri].loc.Root.(type) {
 	case *ssa.Parameter, *ssa.FreeVar, *ssa.Global:
 	default:
 		return false // not state others hold: a slice a call handed this function
 	}
-	return iterationTest(b) && w.kind != writeCall && fs.components()[b.Index] == fs.components()[w.instr.Block().Index] &&
+	return w.kind != writeCall && fs.components()[b.Index] == fs.components()[w.instr.Block().Index] &&
 		fs.taint[c].has(ri) && fs.picked(ri) && !fs.readAgainBefore(ri, w)
 }
 
@@ -1877,10 +1892,8 @@ func (fs *funcState) walksPicked(b *ssa.BasicBlock, c ssa.Value, ri int, w *writ
 // location read ri read: a loop that tests each entry again (through the
 // same helper, say) before acting on it.
 func (fs *funcState) readAgainBefore(ri int, w *writeSite) bool {
-	key := fs.reads[ri].loc.key()
-	for i := range fs.reads {
-		r := &fs.reads[i]
-		if i != ri && r.instr != nil && r.loc.key() == key && fs.inSectionOf(r, w) && fs.before(r.instr, w.instr) {
+	for _, i := range fs.readsInSectionOf(fs.reads[ri].loc.key(), w) {
+		if i != ri && fs.before(fs.reads[i].instr, w.instr) {
 			return true
 		}
 	}

@@ -75,7 +75,7 @@ func (e *engine) constructing(g *Gap) bool {
 	}
 	for _, c := range e.calls[fn] {
 		call, ok := c.instr.(ssa.CallInstruction)
-		if !ok || inLoop(c.instr.Block()) {
+		if !ok {
 			return false
 		}
 		args := call.Common().Args
@@ -171,11 +171,14 @@ func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
 }
 
 // unseenBefore reports whether nothing that may run before call lets
-// another goroutine reach the new object a: every use that call does not
-// precede keeps a local, as staysLocal means it.
+// another goroutine reach the new object a: every use from which call can
+// be reached, within this run of the function, keeps it local, as
+// staysLocal means it. A call in a loop is reached again from the uses
+// after it in the loop's body, so those count too; a use after the loop,
+// or on another branch, does not.
 func unseenBefore(a ssa.Value, call ssa.Instruction) bool {
 	for _, ref := range *a.Referrers() {
-		if ref == call || runsAfter(call, ref) {
+		if ref == call || !mayPrecede(ref, call) {
 			continue
 		}
 		if !refStaysLocal(a, ref, 0) {
@@ -183,6 +186,24 @@ func unseenBefore(a ssa.Value, call ssa.Instruction) bool {
 		}
 	}
 	return true
+}
+
+// mayPrecede reports whether an execution of the function can run first
+// and then later.
+func mayPrecede(first, later ssa.Instruction) bool {
+	fb, lb := first.Block(), later.Block()
+	if fb != lb {
+		return reaches(fb, lb)
+	}
+	for _, instr := range fb.Instrs {
+		switch instr {
+		case first:
+			return true
+		case later:
+			return inLoop(fb)
+		}
+	}
+	return false
 }
 
 // runsAfter reports whether every execution of later follows one of

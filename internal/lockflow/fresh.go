@@ -20,8 +20,9 @@ import (
 //
 //   - the package of the gap, when every use of the exported function in
 //     the package (tests aside, as in its own call structure) is a static
-//     call, outside loops, handing it as that argument an object the
-//     caller has just allocated or got from a constructor, and nothing
+//     call handing it as that argument an object the caller has just
+//     allocated or got from a constructor (in a loop too, when nothing in
+//     the loop shows it to anyone before the next call), and nothing
 //     can reach it another way (no method value, goroutine, defer,
 //     conversion to an interface of a type whose method set has it,
 //     generic instantiation with such a type), reports the gap with the
@@ -53,7 +54,7 @@ func (*FreshEntry) String() string { return "fresh entry" }
 // be fresh): calls on a fresh object, and any other use.
 func (e *engine) freshUses(funcs []*ssa.Function, entries map[*types.Func]int) (fresh, other map[*types.Func]token.Pos) {
 	return e.entryUses(funcs, entries, func(call *ssa.Call, caller *ssa.Function, arg int) bool {
-		return !inLoop(call.Block()) && arg < len(call.Call.Args) && e.freshArg(call.Call.Args[arg], caller, call)
+		return arg < len(call.Call.Args) && e.freshArg(call.Call.Args[arg], caller, call)
 	})
 }
 

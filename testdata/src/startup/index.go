@@ -66,3 +66,58 @@ func Remember(vols []Volume) int {
 	known.addShared(vols)
 	return known.len()
 }
+
+// A shelf of volumes per driver, filled in batches by a method with the
+// same two sections.
+type shelf struct {
+	mu     sync.RWMutex
+	byName map[string]*Volume
+}
+
+func newShelf() *shelf {
+	return &shelf{byName: map[string]*Volume{}}
+}
+
+func (s *shelf) stock(v Volume) {
+	s.mu.RLock()
+	_, ok := s.byName[v.Name]
+	s.mu.RUnlock()
+	if ok {
+		return
+	}
+	s.mu.Lock()
+	s.byName[v.Name] = &v
+	s.mu.Unlock()
+}
+
+func (s *shelf) stockShown(v Volume) {
+	s.mu.RLock()
+	_, ok := s.byName[v.Name]
+	s.mu.RUnlock()
+	if ok {
+		return
+	}
+	s.mu.Lock() // want `s.mu is locked again for writing after RUnlock: s.byName\[v.Name\] was missing under the read lock`
+	s.byName[v.Name] = &v
+	s.mu.Unlock()
+}
+
+// Stock fills a new shelf in a loop and hands it out after the loop: each
+// stock runs before anyone else can see the shelf. Silent.
+func Stock(vols []Volume) *shelf {
+	s := newShelf()
+	for _, v := range vols {
+		s.stock(v)
+	}
+	return s
+}
+
+// StockWatched shows the shelf to a watcher after each volume: the next
+// stockShown runs while the watchers started before it look on.
+func StockWatched(vols []Volume, watch func(*shelf)) {
+	s := newShelf()
+	for _, v := range vols {
+		s.stockShown(v)
+		go watch(s)
+	}
+}

@@ -241,24 +241,6 @@ func Reserve(l *quota.Ledger) func(string, int) bool { return l.Reserve }
 `)
 	check(true, bin, "./...")
 	remove("later")
-	// A parser reused in a loop that hands it to a goroutine after each
-	// Parse: the next Parse races the goroutines started before it.
-	write("warm/warm.go", `package warm
-
-import "example.com/fresh/schemas"
-
-func Prefetch(descs []string, done chan<- *schemas.Parser) {
-	p := schemas.NewParser()
-	for _, d := range descs {
-		if _, err := p.Parse(d); err != nil {
-			return
-		}
-		go func() { done <- p }()
-	}
-}
-`)
-	check(true, bin, "./...")
-	remove("warm")
 	check(false, bin, "./...")
 }
 

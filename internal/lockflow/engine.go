@@ -992,7 +992,7 @@ func (fs *funcState) unlockedGuards(w *writeSite, wb map[*ssa.BasicBlock][]int) 
 	var out []guard
 	fs.eachDep(w.instr.Block(), func(d branch) {
 		cond := ifCond(d.block)
-		if cond == nil {
+		if cond == nil || fs.versionFlag(cond) {
 			return
 		}
 		fs.directReads(cond, func(ri int) {

@@ -886,21 +886,32 @@ func recordShape(t types.Type, seen map[types.Type]bool) bool {
 }
 
 // phiGate is the taint a phi takes from the branches that choose between
-// its incoming values. A branch counts only when the edges it decides
-// carry different values: a loop counter merged from both arms of an if
-// does not depend on the if.
+// its incoming values.
 func (fs *funcState) phiGate(phi *ssa.Phi) bitset {
-	b := phi.Block()
 	var t bitset
+	for _, c := range fs.phiGateBlocks(phi) {
+		t.unionWith(fs.taint[ifCond(c)])
+	}
+	return t
+}
+
+// phiGateBlocks returns the branches that choose between phi's incoming
+// values. A branch counts only when the edges it decides carry different
+// values: a loop counter merged from both arms of an if does not depend
+// on the if.
+func (fs *funcState) phiGateBlocks(phi *ssa.Phi) []*ssa.BasicBlock {
+	b := phi.Block()
 	type group struct {
 		first ssa.Value
 		mixed bool
 	}
 	groups := make(map[*ssa.BasicBlock]*group)
+	var order []*ssa.BasicBlock
 	note := func(c *ssa.BasicBlock, v ssa.Value) {
 		g := groups[c]
 		if g == nil {
 			groups[c] = &group{first: v}
+			order = append(order, c)
 			return
 		}
 		if g.first != v {
@@ -916,13 +927,34 @@ func (fs *funcState) phiGate(phi *ssa.Phi) bitset {
 			note(d.block, v)
 		}
 	}
-	for c, g := range groups {
-		if !g.mixed {
-			continue
+	var gates []*ssa.BasicBlock
+	for _, c := range order {
+		if groups[c].mixed {
+			gates = append(gates, c)
 		}
-		t.unionWith(fs.taint[ifCond(c)])
 	}
-	return t
+	return gates
+}
+
+// flagPhi reports whether phi merges values none of which carries a read
+// (constants, a loop's own index), at least one of them a constant, with
+// a lock held: a flag or a sentinel that a search sets where it finds its
+// match. (A flag set after a section records what the function did, not
+// what it found.)
+func (fs *funcState) flagPhi(phi *ssa.Phi) bool {
+	if len(fs.flow.entry[phi.Block()]) == 0 {
+		return false
+	}
+	constant := false
+	for _, e := range phi.Edges {
+		if !fs.taint[e].empty() {
+			return false
+		}
+		if _, ok := e.(*ssa.Const); ok {
+			constant = true
+		}
+	}
+	return constant
 }
 
 // reachedThrough reports whether the location written from base is reached

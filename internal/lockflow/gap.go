@@ -1169,6 +1169,9 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 		if cond == nil {
 			return
 		}
+		if fs.versionFlag(cond) {
+			return // versionGuards judges it
+		}
 		fs.testedReads(cond, d.block, func(ri int) {
 			r2 := &fs.reads[ri]
 			if !sameSection(r2.held, w.held, k) || !rereadsA(r2.loc) || fs.staleAddress(r2, k, w.held) {
@@ -1663,9 +1666,7 @@ func (fs *funcState) directReadsOf(v ssa.Value, copies bool, f func(ri int)) {
 		if depth > 8 || v == nil {
 			return
 		}
-		// A condition joined by && or || (ok && p.expiry <= now) is a
-		// boolean phi over its operands.
-		if phi, ok := v.(*ssa.Phi); ok && isBool(phi.Type()) {
+		if phi, ok := v.(*ssa.Phi); ok {
 			if phis[phi] {
 				return
 			}
@@ -1673,10 +1674,25 @@ func (fs *funcState) directReadsOf(v ssa.Value, copies bool, f func(ri int)) {
 				phis = make(map[*ssa.Phi]bool)
 			}
 			phis[phi] = true
-			for _, e := range phi.Edges {
-				walk(e, depth+1)
+			// A flag or a sentinel a search sets (found = true; break,
+			// idx = i): none of its values comes from shared state, so
+			// testing it tests what chose between them.
+			if fs.flagPhi(phi) {
+				for _, c := range fs.phiGateBlocks(phi) {
+					if fs.inSectionWith(c, phi.Block()) {
+						walk(ifCond(c), depth+1)
+					}
+				}
+				return
 			}
-			return
+			// A condition joined by && or || (ok && p.expiry <= now) is a
+			// boolean phi over its operands.
+			if isBool(phi.Type()) {
+				for _, e := range phi.Edges {
+					walk(e, depth+1)
+				}
+				return
+			}
 		}
 		if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
 			if fv, ok := ld.X.(*ssa.FreeVar); ok {
@@ -2202,6 +2218,36 @@ func (fs *funcState) madeIn(v ssa.Value, held lockState, k pathKey) bool {
 		return false
 	}
 	return sameSection(fs.heldAt(instr), held, k)
+}
+
+// versionFlag reports whether cond tests a flag that a version test set
+// (lost := true ... if lost { return }): a re-check only against what
+// the version compared with.
+func (fs *funcState) versionFlag(cond ssa.Value) bool {
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		cond = u.X
+	}
+	phi, ok := cond.(*ssa.Phi)
+	if !ok || !fs.flagPhi(phi) {
+		return false
+	}
+	for _, c := range fs.phiGateBlocks(phi) {
+		if slices.ContainsFunc(fs.versionTestsOf(), func(t versionTest) bool { return t.block == c }) {
+			return true
+		}
+	}
+	return false
+}
+
+// inSectionWith reports whether blocks a and b start inside one section
+// of some lock.
+func (fs *funcState) inSectionWith(a, b *ssa.BasicBlock) bool {
+	sa, sb := fs.flow.entry[a], fs.flow.entry[b]
+	return slices.ContainsFunc(sa, func(h heldLock) bool { return sameSection(sa, sb, h.key) })
 }
 
 // heldAt returns the locks held just before instr.

@@ -12,7 +12,7 @@ var errNoChair = errors.New("seat taken")
 type Table struct {
 	mu      sync.Mutex
 	players []string
-	chairs   []string // "" is a free seat
+	chairs  []string // "" is a free seat
 }
 
 // Join searches with a flag and joins in a second section: two calls for

@@ -378,8 +378,11 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					}
 					if call := yieldCall(instr, f); call != nil {
 						// The body of a range-over-func loop: it runs while
-						// the iterator call does, as the loop's own code.
-						e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: call})
+						// the iterator call does, as the loop's own code
+						// (calleeOf counted that call).
+						if body, _ := calleeOf(e.pkg, call); body != f {
+							e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: call})
+						}
 						continue
 					}
 					e.escapes[f] = true

@@ -1299,7 +1299,10 @@ func inPlace(fn *ssa.Function, instr ssa.Instruction) bool {
 	}
 	mc, ok := call.Call.Value.(*ssa.MakeClosure)
 	if !ok {
-		return false
+		// The body of a range-over-func loop runs in place too, while
+		// the iterator runs.
+		body, mc := yieldBody(call)
+		return body != nil && body.Parent() == fn && (mc == nil || len(*mc.Referrers()) == 1)
 	}
 	f, ok := mc.Fn.(*ssa.Function)
 	refs := mc.Referrers()

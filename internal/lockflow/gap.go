@@ -306,6 +306,12 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		}
 		return false
 	}
+	if fs.iteratesAgain(w, h.key, rereadsA) {
+		// B's range-over-func loop goes through what A read, as it is
+		// now, and acts only on what it shows: re-checked, as a range
+		// loop over it would be.
+		return nil
+	}
 	guards := fs.inlineGuards(w, h.key, rereadsA, writesByBlock, r.loc)
 	for _, g := range w.guards {
 		if g.against != nil {
@@ -1744,11 +1750,17 @@ func (fs *funcState) directReadsOf(v ssa.Value, copies bool, f func(ri int)) {
 			if b, ok := x.Call.Value.(*ssa.Builtin); ok && (b.Name() == "len" || b.Name() == "cap") {
 				walk(x.Call.Args[0], depth+1)
 			}
-			if pureQuery(x) {
-				// slices.Index(s.items, it) < 0 tests s.items.
+			if pureQuery(x) || stdIterator(x) {
+				// slices.Index(s.items, it) < 0 tests s.items; so does
+				// what a loop over slices.Values(s.items) found.
 				for _, a := range x.Call.Args {
 					walk(a, depth+1)
 				}
+			}
+			if body, _ := yieldBody(x); body != nil && inPlace(fs.fn, x) {
+				// What a range-over-func loop's body found: a test of
+				// what it went through.
+				walk(x.Call.Value, depth+1)
 			}
 		}
 	}
@@ -1770,6 +1782,49 @@ func pureQuery(call *ssa.Call) bool {
 	}
 	res := callee.Signature.Results()
 	return res.Len() == 1 && isBasic(res.At(0).Type())
+}
+
+// iteratesAgain reports whether w is made by the body of a range-over-func
+// loop over a std iterator of something read afresh in w's section (k's)
+// at a location rereads accepts.
+func (fs *funcState) iteratesAgain(w *writeSite, k pathKey, rereads func(Path) bool) bool {
+	call, ok := w.instr.(*ssa.Call)
+	if !ok || !inPlace(fs.fn, call) {
+		return false
+	}
+	if body, _ := yieldBody(call); body == nil {
+		return false
+	}
+	seq, ok := call.Call.Value.(*ssa.Call)
+	if !ok || !stdIterator(seq) {
+		return false
+	}
+	again := false
+	for _, a := range seq.Call.Args {
+		fs.directReads(a, func(ri int) {
+			r2 := &fs.reads[ri]
+			again = again || sameSection(r2.held, w.held, k) && rereads(r2.loc)
+		})
+	}
+	return again
+}
+
+// stdIterator reports whether call makes an iterator over its arguments
+// with the maps or slices package (maps.Keys(m), slices.Values(s)).
+func stdIterator(call *ssa.Call) bool {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Object() == nil || callee.Object().Pkg() == nil || callee.Signature.Recv() != nil {
+		return false
+	}
+	if p := callee.Object().Pkg().Path(); p != "maps" && p != "slices" {
+		return false
+	}
+	res := callee.Signature.Results()
+	if res.Len() != 1 {
+		return false
+	}
+	named, ok := types.Unalias(res.At(0).Type()).(*types.Named)
+	return ok && named.Obj().Pkg() != nil && named.Obj().Pkg().Path() == "iter"
 }
 
 func isBasic(t types.Type) bool {

@@ -232,6 +232,39 @@ func calleeOf(pkg *ssa.Package, call ssa.CallInstruction) (*ssa.Function, *callS
 		cs.bindings = f.Bindings
 		return fn, cs
 	}
+	if body, mc := yieldBody(call); body != nil && body.Pkg == pkg {
+		// An iterator that is a function value, or another package's:
+		// what the call does, as far as the caller can tell, is run the
+		// loop's body (any number of times) before it returns.
+		cs.args = nil // the loop's variables: the iterator's values
+		if mc != nil {
+			cs.bindings = mc.Bindings
+		}
+		return body, cs
+	}
+	return nil, nil
+}
+
+// yieldBody returns the body of the range-over-func loop that call runs,
+// when call hands the iterator that body (go/ssa made it a function, or
+// a closure made for that call alone), and the closure made of it.
+func yieldBody(call ssa.CallInstruction) (*ssa.Function, *ssa.MakeClosure) {
+	c, ok := call.(*ssa.Call)
+	if !ok || c.Call.IsInvoke() {
+		return nil, nil
+	}
+	for _, a := range c.Call.Args {
+		switch x := a.(type) {
+		case *ssa.Function:
+			if x.Synthetic == "range-over-func yield" {
+				return x, nil
+			}
+		case *ssa.MakeClosure:
+			if f, ok := x.Fn.(*ssa.Function); ok && yieldCall(x, f) == c {
+				return f, x
+			}
+		}
+	}
 	return nil, nil
 }
 

@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-var errNoChair = errors.New("seat taken")
+var errNoChair = errors.New("no free chair")
 
 // A Table lists the players seated at a table. Searches over it keep
 // what they found in a flag or an index, and act on it afterwards.

@@ -220,10 +220,9 @@ func calleeOf(pkg *ssa.Package, call ssa.CallInstruction) (*ssa.Function, *callS
 		if fn.Origin() != nil {
 			fn = fn.Origin()
 		}
-		if fn.Pkg != pkg {
-			return nil, nil
+		if fn.Pkg == pkg {
+			return fn, cs
 		}
-		return fn, cs
 	case *ssa.MakeClosure:
 		fn, ok := f.Fn.(*ssa.Function)
 		if !ok || fn.Pkg != pkg {

@@ -197,6 +197,18 @@
 // loop's body tested what the listing held (a search that found no
 // match, so adds: that stays reported).
 //
+// A search that keeps what it found in a flag or an index (found = true;
+// break, or idx = i) decides as the comparison that set it, when it sets
+// it under the lock: acting on it in a later section is reported as a
+// test of what the search went through. A flag set after a section (joined
+// = true once a registration is done) records what the function did, not
+// what it found, and decides nothing. The body of a range-over-func loop
+// over a function value or another package's iterator (maps.All(m),
+// slices.Values(s)) runs in place, in the section around the loop, as a
+// range loop's body does; what it found is a test of what it went
+// through, and such a loop in the second section over what the first
+// read, as it is now, re-checks it.
+//
 // A helper that locks a sync.Mutex its caller already holds is reported
 // too, as a deadlock: the mutex is not reentrant, so the call never
 // returns (rlockgap reports the same for a sync.RWMutex). Only where it is

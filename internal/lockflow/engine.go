@@ -862,6 +862,9 @@ func (fs *funcState) summarize() *summary {
 		}
 	}
 	fs.summarizeOuts(s, ownLock)
+	if fs.yieldCalls > 0 {
+		s.yieldLocks = fs.yieldLocks()
+	}
 	return s
 }
 

@@ -145,7 +145,11 @@ type funcState struct {
 	versionTests      *[]versionTest // see versionTestsOf
 	scc               []int          // see components
 	reentries         []Reentry      // helper calls taking a lock held here
-	unlockHelper      *bool          // see releasesElsewhere
+	// yieldCalls and yieldHeld: for an iterator, its calls of yield and
+	// the locks held at every one of them.
+	yieldCalls   int
+	yieldHeld    lockState
+	unlockHelper *bool // see releasesElsewhere
 }
 
 // analyzeFunction runs the held-lock flow, collects read and write sites
@@ -328,6 +332,15 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				if len(s) > 0 {
 					e.lockedCalls[instr] = true
 				}
+				if isYieldCall(fn, x) {
+					if fs.yieldCalls == 0 {
+						fs.yieldHeld = s
+					} else {
+						fs.yieldHeld = meet(fs.yieldHeld, s)
+					}
+					fs.yieldCalls++
+				}
+				fs.noteIteratorReentry(x)
 				h, ok := helpers[instr]
 				if ok {
 					fs.noteReentry(x, h.cs, s)

@@ -41,6 +41,12 @@ type Reentry struct {
 	// Via: the calls, inside the helper and the helpers it calls, that
 	// lead to Taken when the helper does not take the lock itself.
 	Via []token.Pos
+	// ByIterator: the lock is held by the iterator of a range-over-func
+	// loop whose body takes it again (iterlock.go); Call is then in the
+	// body, and Iterator the call that returned the iterator (NoPos when
+	// the loop ranges over a function).
+	ByIterator bool
+	Iterator   token.Pos
 	// Locked: the helper only takes the lock around a call of this
 	// function with its own arguments (a total that locks and calls
 	// totalLocked): the caller holding the lock can call it instead.
@@ -53,15 +59,7 @@ func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
 	if callee == nil || callee.Pkg != fs.fn.Pkg || len(callee.Blocks) == 0 || len(s) == 0 {
 		return
 	}
-	taken, seen := fs.e.firstTakes[callee]
-	if !seen {
-		taken, _ = takenFirst(callee, 1)
-		if fs.e.firstTakes == nil {
-			fs.e.firstTakes = make(map[*ssa.Function][]firstTake)
-		}
-		fs.e.firstTakes[callee] = taken
-	}
-	for _, t := range taken {
+	for _, t := range fs.e.takesFirst(callee) {
 		p, ok := cs.resolveLock(t.rp)
 		if !ok || strings.Contains(p.Steps, "[") {
 			continue

@@ -211,6 +211,9 @@ func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 		}
 		callee += " (through " + strings.Join(through, ", ") + ")"
 	}
+	if r.ByIterator {
+		return diagnoseIteratorReentry(src, r, lock, callee)
+	}
 	var msg string
 	switch {
 	case !r.RWMutex:
@@ -236,6 +239,40 @@ func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return d
+}
+
+// diagnoseIteratorReentry renders a loop body taking a lock its
+// iterator holds: on the body's Lock or helper call. No fix: what the
+// body does must move out of the loop, which takes a person.
+func diagnoseIteratorReentry(src *Source, r Reentry, lock, callee string) analysis.Diagnostic {
+	iter := "the iterator"
+	if name := src.Callee(r.Iterator); r.Iterator.IsValid() && name != "" {
+		iter = "the iterator " + name
+	}
+	taker := callee + " takes"
+	if r.Call == r.Taken {
+		taker = "the loop body takes"
+	}
+	const after = "collect what the loop finds and act on it after the loop, or have the iterator copy what it yields and unlock before yielding"
+	var msg string
+	switch {
+	case !r.RWMutex:
+		msg = fmt.Sprintf("%s is held by %s while the loop body runs, and %s it again: sync.Mutex is not reentrant, so the body never gets it and the loop never ends; %s", lock, iter, taker, after)
+	case r.HeldMode == Write:
+		msg = fmt.Sprintf("%s is held for writing by %s while the loop body runs, and %s it again: sync.RWMutex is not reentrant, so the body never gets it and the loop never ends; %s", lock, iter, taker, after)
+	case r.TakenMode == Read:
+		msg = fmt.Sprintf("%s is held for reading by %s while the loop body runs, and %s its read lock again: a writer whose Lock comes in between waits for the iterator, and the body's RLock waits behind that writer, so both hang; %s", lock, iter, taker, after)
+	default:
+		msg = fmt.Sprintf("%s is held for reading by %s while the loop body runs, and %s its write lock, which waits for every reader, the iterator too: the loop never ends; %s", lock, iter, taker, after)
+	}
+	return analysis.Diagnostic{
+		Pos:     r.Call,
+		Message: msg,
+		Related: []analysis.RelatedInformation{
+			{Pos: r.Held, Message: lock + " locked here by the iterator"},
+			{Pos: r.Taken, Message: "and locked again here"},
+		},
+	}
 }
 
 // lockedVariantFix renames the call of a wrapper that only locks around

@@ -24,6 +24,9 @@ type summary struct {
 	// returns, looks up by a parameter in a section of its own lock and
 	// creates where missing (a get-or-create).
 	ensures []relEnsure
+	// yieldLocks: for an iterator, the locks it takes itself and holds
+	// at every call of its yield parameter (iterlock.go).
+	yieldLocks []iterLock
 }
 
 // relEnsure is one get-or-create: in one section of lock, the entry at

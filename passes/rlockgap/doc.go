@@ -120,6 +120,17 @@
 // call of another function with its own arguments, the fix calls that
 // one.
 //
+// The same holds for the body of a range-over-func loop over an iterator
+// of the package that holds the lock while it yields (a method returning
+// a closure that RLocks, ranges over the map and yields each entry): the
+// body runs under the iterator's lock, so a body that removes an entry
+// through a helper that takes the write lock, or takes the lock itself,
+// waits for the iterator, which waits for the body. It is reported where
+// the body takes the lock, naming the iterator; the iterator must hold
+// the lock, taken itself, at every call of yield (one that copies under
+// the lock and yields after unlocking is silent). No fix: collect what
+// the loop finds and act on it after the loop.
+//
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
 // Lock; for a double check of the copy, it reads the shared state into
 // the copy again just before the second test (where every name there

@@ -11,7 +11,7 @@ import (
 )
 
 func TestStaleguard(t *testing.T) {
-	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact", "consumers", "startup/tenants", "startup/lazytables", "syncmap", "mainonly/...")
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact", "consumers", "startup/tenants", "startup/lazytables", "syncmap", "mainonly/...", "iterlock/registry")
 }
 
 func TestFixes(t *testing.T) {

@@ -117,11 +117,11 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	e.noteClaimMapSites(funcs)
 	e.findSemaphores(funcs)
 	for _, fn := range funcs {
+		var s *summary
 		if e.worthAnalysing(fn) {
-			if s := e.summaryOf(fn); !s.empty() {
-				e.exportFact(fn, s)
-			}
+			s = e.summaryOf(fn)
 		}
+		e.exportFact(fn, s)
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
@@ -544,7 +544,7 @@ func (e *engine) locksTransitively(caller *ssa.Function, c ssa.CallInstruction) 
 	if c.Common().IsInvoke() {
 		return false
 	}
-	if f := c.Common().StaticCallee(); f != nil && e.external(f) {
+	if f := origin(c.Common().StaticCallee()); f != nil && e.external(f) {
 		if s := e.importedSummary(f); s != nil && len(s.acquires) > 0 {
 			return true
 		}
@@ -576,7 +576,8 @@ func (e *engine) helperSummary(caller *ssa.Function, call ssa.CallInstruction) (
 	if c.IsInvoke() {
 		return nil, nil
 	}
-	if f := c.StaticCallee(); f != nil && e.external(f) {
+	if f := origin(c.StaticCallee()); f != nil && e.external(f) {
+		// Another package's generic function: its fact is the origin's.
 		if s := e.importedSummary(f); s != nil {
 			return &callSite{instr: call, args: c.Args}, s
 		}
@@ -591,8 +592,18 @@ func (e *engine) exportFact(fn *ssa.Function, s *summary) {
 	if !ok || !obj.Exported() || fn.Synthetic != "" || fn.Parent() != nil || e.pass == nil {
 		return
 	}
+	if s.empty() {
+		s = &summary{}
+	} else {
+		for _, t := range e.takesFirst(fn) {
+			s.takesFirst = append(s.takesFirst, iterLock{lock: relLock{path: t.rp, mode: t.op.mode}, rwmutex: t.op.rwmutex})
+		}
+	}
+	if returnsFunc(fn) {
+		s.iterLocks = e.returnedIterLocks(fn)
+	}
 	f := s.toFact()
-	if len(f.Acquires)+len(f.Writes)+len(f.Results) == 0 {
+	if len(f.Acquires)+len(f.Writes)+len(f.Results)+len(f.Yields) == 0 {
 		return
 	}
 	e.pass.ExportObjectFact(obj, f)

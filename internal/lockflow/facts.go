@@ -17,6 +17,12 @@ type LockSummary struct {
 	Writes   []FactWrite
 	Results  []FactRead
 	Ensures  []FactEnsure `json:",omitempty"`
+	// TakesFirst: the locks the function takes on every run before it
+	// releases any (takenFirst): a caller holding one deadlocks. Yields:
+	// for a function returning an iterator, the locks the iterator holds
+	// at every yield, while a loop body runs (iterlock.go).
+	TakesFirst []FactLock `json:",omitempty"`
+	Yields     []FactLock `json:",omitempty"`
 }
 
 func (*LockSummary) AFact() {}
@@ -62,6 +68,12 @@ func (f *LockSummary) String() string {
 	for _, en := range f.Ensures {
 		parts = append(parts, fmt.Sprintf("creates %s by arg%d where missing, under %s", en.Loc, en.Key-1, en.Lock.Path))
 	}
+	for _, l := range f.TakesFirst {
+		parts = append(parts, "takes "+l.String()+" first")
+	}
+	for _, l := range f.Yields {
+		parts = append(parts, "yields under "+l.String())
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -84,6 +96,9 @@ func (p FactPath) String() string {
 type FactLock struct {
 	Path FactPath
 	Read bool
+	// RW: a sync.RWMutex (set for TakesFirst and Yields, which report
+	// deadlocks by the kind of lock).
+	RW bool `json:",omitempty"`
 }
 
 func (l FactLock) String() string {
@@ -199,6 +214,18 @@ func (s *summary) toFact() *LockSummary {
 			f.Ensures = append(f.Ensures, FactEnsure{Loc: loc, Key: en.key, Lock: l})
 		}
 	}
+	for _, t := range s.takesFirst {
+		if l, ok := lock(t.lock); ok {
+			l.RW = t.rwmutex
+			f.TakesFirst = append(f.TakesFirst, l)
+		}
+	}
+	for _, t := range s.iterLocks {
+		if l, ok := lock(t.lock); ok {
+			l.RW = t.rwmutex
+			f.Yields = append(f.Yields, l)
+		}
+	}
 	return f
 }
 
@@ -270,6 +297,16 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		l, ok2 := lock(en.Lock)
 		if ok1 && ok2 {
 			s.ensures = append(s.ensures, relEnsure{loc: loc, key: en.Key, lock: l})
+		}
+	}
+	for _, t := range f.TakesFirst {
+		if l, ok := lock(t); ok {
+			s.takesFirst = append(s.takesFirst, iterLock{lock: l, rwmutex: t.RW})
+		}
+	}
+	for _, t := range f.Yields {
+		if l, ok := lock(t); ok {
+			s.iterLocks = append(s.iterLocks, iterLock{lock: l, rwmutex: t.RW})
 		}
 	}
 	return s

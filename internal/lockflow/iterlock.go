@@ -32,8 +32,9 @@ import (
 // iterLock is a lock an iterator holds while the loop body runs, relative
 // to the iterator (or to a function returning it), and where it takes it.
 type iterLock struct {
-	lock relLock
-	pos  token.Pos
+	lock    relLock
+	rwmutex bool
+	pos     token.Pos // NoPos when imported
 }
 
 // isYieldCall reports whether call calls one of fn's parameters that is a
@@ -68,7 +69,8 @@ func (fs *funcState) yieldLocks() []iterLock {
 		}
 		rp, ok := toRel(fs.fn, h.path)
 		if own && ok {
-			out = append(out, iterLock{lock: relLock{path: rp, mode: h.mode}, pos: fs.flow.acquires[h.openers[0]].instr.Pos()})
+			opener := fs.flow.acquires[h.openers[0]].instr
+			out = append(out, iterLock{lock: relLock{path: rp, mode: h.mode}, rwmutex: fs.flow.ops[opener].rwmutex, pos: opener.Pos()})
 		}
 	}
 	return out
@@ -114,7 +116,7 @@ func (e *engine) returnedIterLocks(fn *ssa.Function) []iterLock {
 				continue
 			}
 			if rp, ok := toRel(fn, p); ok {
-				these = append(these, iterLock{lock: relLock{path: rp, mode: l.lock.mode}, pos: l.pos})
+				these = append(these, iterLock{lock: relLock{path: rp, mode: l.lock.mode}, rwmutex: l.rwmutex, pos: l.pos})
 			}
 		}
 		if first {
@@ -140,7 +142,10 @@ func (e *engine) returnedIterLocks(fn *ssa.Function) []iterLock {
 type heldByIterator struct {
 	path Path
 	mode Mode
-	pos  token.Pos // the iterator's Lock or RLock
+	pos  token.Pos // the iterator's Lock or RLock; NoPos in another package
+	// steps: for another package's iterator method, the lock's steps
+	// from its receiver, to name it in the caller's terms.
+	steps string
 }
 
 // iteratorLocks returns the locks the iterator v holds while it runs a
@@ -167,21 +172,34 @@ func (e *engine) iteratorLocks(v ssa.Value) []heldByIterator {
 		return nil
 	}
 	if fn.Origin() != nil {
-		fn = fn.Origin()
-	}
-	if fn.Pkg != e.pkg || len(fn.Blocks) == 0 {
-		return nil
+		fn = fn.Origin() // another package's generic method too: its fact is the origin's
 	}
 	var locks []iterLock
-	if returned {
+	switch {
+	case fn.Pkg != e.pkg:
+		if !returned || !e.external(fn) {
+			return nil
+		}
+		if sum := e.importedSummary(fn); sum != nil {
+			locks = sum.iterLocks
+		}
+	case len(fn.Blocks) == 0:
+		return nil
+	case returned:
 		locks = e.returnedIterLocks(fn)
-	} else if sum := e.summaryOf(fn); sum != nil {
-		locks = sum.yieldLocks
+	default:
+		if sum := e.summaryOf(fn); sum != nil {
+			locks = sum.yieldLocks
+		}
 	}
 	var out []heldByIterator
 	for _, l := range locks {
 		if p, ok := cs.resolveLock(l.lock.path); ok && !strings.Contains(p.Steps, "[") {
-			out = append(out, heldByIterator{path: p, mode: l.lock.mode, pos: l.pos})
+			h := heldByIterator{path: p, mode: l.lock.mode, pos: l.pos}
+			if !l.pos.IsValid() && l.lock.path.param == 0 && l.lock.path.global == nil {
+				h.steps = l.lock.path.steps
+			}
+			out = append(out, h)
 		}
 	}
 	return out
@@ -194,7 +212,8 @@ func (fs *funcState) noteIteratorReentry(call *ssa.Call) {
 	if body == nil || len(body.Blocks) == 0 {
 		return
 	}
-	held := fs.e.iteratorLocks(call.Call.Value)
+	e := fs.e
+	held := e.iteratorLocks(call.Call.Value)
 	if len(held) == 0 || unlocksCallersLock(body) {
 		return
 	}
@@ -225,11 +244,24 @@ func (fs *funcState) noteIteratorReentry(call *ssa.Call) {
 				if rp, ok := toRel(body, op.path); ok {
 					takes = append(takes, firstTake{rp: rp, op: op})
 				}
+			} else if f := origin(c.Call.StaticCallee()); f != nil && !c.Call.IsInvoke() && e.external(f) {
+				if sum := e.importedSummary(f); sum != nil {
+					ics := &callSite{instr: c, args: c.Call.Args}
+					for _, t := range sum.takesFirst {
+						p, ok := ics.resolveLock(t.lock.path)
+						if !ok {
+							continue
+						}
+						if rp, ok := toRel(body, p); ok {
+							takes = append(takes, firstTake{rp: rp, op: lockOp{kind: opAcquire, mode: t.lock.mode, path: p, rwmutex: t.rwmutex}})
+						}
+					}
+				}
 			} else if inner, ics := calleeOf(body.Pkg, c); inner != nil && inner != body && len(inner.Blocks) > 0 {
 				if nested, _ := yieldBody(c); nested != nil {
 					continue // a loop in the body: its own body is judged on its own call
 				}
-				for _, t := range fs.e.takesFirst(inner) {
+				for _, t := range e.takesFirst(inner) {
 					p, ok := ics.resolveLock(t.rp)
 					if !ok {
 						continue
@@ -245,12 +277,12 @@ func (fs *funcState) noteIteratorReentry(call *ssa.Call) {
 					continue
 				}
 				for _, h := range held {
-					if h.path.key() != p.key() || h.mode == Read && t.op.mode == Read && !fs.e.writeLocked(p) {
+					if h.path.key() != p.key() || h.mode == Read && t.op.mode == Read && !e.writeLocked(p) {
 						continue
 					}
 					reported[p.key()] = true
 					r := Reentry{Fn: body, Call: c.Pos(), Held: h.pos, Taken: t.op.pos, HeldMode: h.mode,
-						TakenMode: t.op.mode, RWMutex: t.op.rwmutex, Iterator: iteratorPos(call), ByIterator: true}
+						TakenMode: t.op.mode, RWMutex: t.op.rwmutex, Iterator: iteratorPos(call), ByIterator: true, HeldSteps: h.steps}
 					for _, v := range t.via {
 						r.Via = append(r.Via, v.Pos())
 					}
@@ -292,4 +324,23 @@ func (e *engine) takesFirst(helper *ssa.Function) []firstTake {
 		e.firstTakes[helper] = taken
 	}
 	return taken
+}
+
+// returnsFunc reports whether fn's first result is a function: it may
+// return an iterator.
+func returnsFunc(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	if res.Len() == 0 {
+		return false
+	}
+	_, ok := res.At(0).Type().Underlying().(*types.Signature)
+	return ok
+}
+
+// origin returns the generic function fn instantiates, or fn.
+func origin(fn *ssa.Function) *ssa.Function {
+	if fn != nil && fn.Origin() != nil {
+		return fn.Origin()
+	}
+	return fn
 }

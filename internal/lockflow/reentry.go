@@ -47,6 +47,9 @@ type Reentry struct {
 	// the loop ranges over a function).
 	ByIterator bool
 	Iterator   token.Pos
+	// HeldSteps: for another package's iterator (Held is NoPos), the
+	// lock's steps from the iterator method's receiver.
+	HeldSteps string
 	// Locked: the helper only takes the lock around a call of this
 	// function with its own arguments (a total that locks and calls
 	// totalLocked): the caller holding the lock can call it instead.

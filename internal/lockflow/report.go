@@ -249,6 +249,14 @@ func diagnoseIteratorReentry(src *Source, r Reentry, lock, callee string) analys
 	if name := src.Callee(r.Iterator); r.Iterator.IsValid() && name != "" {
 		iter = "the iterator " + name
 	}
+	if !r.Held.IsValid() {
+		// Another package's iterator: its lock named from the receiver
+		// the caller wrote.
+		lock = "the lock"
+		if recv := src.Receiver(r.Iterator); recv != "" && r.HeldSteps != "" {
+			lock = recv + renderSteps(r.HeldSteps)
+		}
+	}
 	taker := callee + " takes"
 	if r.Call == r.Taken {
 		taker = "the loop body takes"
@@ -265,14 +273,14 @@ func diagnoseIteratorReentry(src *Source, r Reentry, lock, callee string) analys
 	default:
 		msg = fmt.Sprintf("%s is held for reading by %s while the loop body runs, and %s its write lock, which waits for every reader, the iterator too: the loop never ends; %s", lock, iter, taker, after)
 	}
-	return analysis.Diagnostic{
-		Pos:     r.Call,
-		Message: msg,
-		Related: []analysis.RelatedInformation{
-			{Pos: r.Held, Message: lock + " locked here by the iterator"},
-			{Pos: r.Taken, Message: "and locked again here"},
-		},
+	d := analysis.Diagnostic{Pos: r.Call, Message: msg}
+	if r.Held.IsValid() {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.Held, Message: lock + " locked here by the iterator"})
 	}
+	if r.Taken.IsValid() && r.Taken != r.Call {
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.Taken, Message: "and locked again here"})
+	}
+	return d
 }
 
 // lockedVariantFix renames the call of a wrapper that only locks around

@@ -27,6 +27,12 @@ type summary struct {
 	// yieldLocks: for an iterator, the locks it takes itself and holds
 	// at every call of its yield parameter (iterlock.go).
 	yieldLocks []iterLock
+	// For exported functions, what their facts carry for other
+	// packages: takesFirst, the locks taken on every run before any
+	// release (takenFirst); iterLocks, for a function returning an
+	// iterator, that iterator's yieldLocks (returnedIterLocks).
+	takesFirst []iterLock
+	iterLocks  []iterLock
 }
 
 // relEnsure is one get-or-create: in one section of lock, the entry at

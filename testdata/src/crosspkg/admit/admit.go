@@ -133,3 +133,53 @@ func UseAlias(r *store.Refs, name, alias string, load func(string) (string, erro
 	}
 	return true
 }
+
+// Prune removes from inside a loop over the set's iterator, which holds
+// the set's lock while the body runs: Remove waits for it for ever.
+func Prune(s *store.Set, keep func(string) bool) {
+	for k := range s.All() {
+		if !keep(k) {
+			s.Remove(k) // want `s.mu is held by the iterator s.All while the loop body runs, and s.Remove takes it again: sync.Mutex is not reentrant`
+		}
+	}
+}
+
+// PruneSnapshot removes over a copy: the iterator holds nothing while
+// the body runs.
+func PruneSnapshot(s *store.Set, keep func(string) bool) {
+	for k := range s.Snapshot() {
+		if !keep(k) {
+			s.Remove(k)
+		}
+	}
+}
+
+// Count only reads in the body.
+func Count(s *store.Set, match func(string) bool) int {
+	n := 0
+	for k := range s.All() {
+		if match(k) {
+			n++
+		}
+	}
+	return n
+}
+
+// DropAll does the same over a generic index.
+func DropAll(x *store.Index[string], gone func(string) bool) {
+	for k := range x.Keys() {
+		if gone(k) {
+			x.Drop(k) // want `x.mu is held by the iterator x.Keys while the loop body runs, and x.Drop takes it again`
+		}
+	}
+}
+
+// AdmitIndexed checks the size of a generic index and puts in a second
+// section, as Admit does.
+func AdmitIndexed(x *store.Index[string], k string, limit int) bool {
+	if x.Len() >= limit {
+		return false
+	}
+	x.Put(k, 1) // want `x.mu is locked again by x.Put after the section that checked`
+	return true
+}

@@ -4,6 +4,7 @@ package store
 
 import (
 	"errors"
+	"iter"
 	"sync"
 )
 
@@ -55,7 +56,7 @@ var errFull = errors.New("set is full")
 // Limit returns a field set when the set is made and never changed; read
 // under the lock or not, it cannot be stale, so the summary does not
 // return it as a locked read.
-func (s *Set) Limit() int { // want Limit:`^locks arg0.mu$`
+func (s *Set) Limit() int { // want Limit:`^locks arg0.mu; takes arg0.mu first$`
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.limit
@@ -126,7 +127,7 @@ func (l *Leases) Renew(name string, le Lease) bool { // want Renew:`locks arg0.m
 }
 
 // Put stores le, whatever name holds now.
-func (l *Leases) Put(name string, le Lease) { // want Put:`locks arg0.mu; writes arg0.leases\[...\] under arg0.mu$`
+func (l *Leases) Put(name string, le Lease) { // want Put:`locks arg0.mu; writes arg0.leases\[...\] under arg0.mu; takes arg0.mu first$`
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.leases[name] = le
@@ -167,7 +168,7 @@ func (r *Refs) Lookup(name string) (*Ref, bool) { // want Lookup:`locks arg0.mu;
 }
 
 // Take looks name up again and creates its entry where it is missing.
-func (r *Refs) Take(name, meta string) *Ref { // want Take:`creates arg0.users\[...\] by arg1 where missing, under arg0.mu$`
+func (r *Refs) Take(name, meta string) *Ref { // want Take:`creates arg0.users\[...\] by arg1 where missing, under arg0.mu; takes arg0.mu first$`
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	ref, ok := r.users[name]
@@ -191,4 +192,71 @@ func (r *Refs) Drop(name string) { // want Drop:`locks arg0.mu`
 	if ref.Count == 0 {
 		delete(r.users, name)
 	}
+}
+
+// All yields every item while holding the lock: a loop over it runs its
+// body under s.mu.
+func (s *Set) All() iter.Seq[string] { // want All:`^yields under arg0.mu$`
+	return func(yield func(string) bool) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for k := range s.items {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// Snapshot copies the items under the lock and yields them without it.
+func (s *Set) Snapshot() iter.Seq[string] {
+	return func(yield func(string) bool) {
+		s.mu.Lock()
+		items := make([]string, 0, len(s.items))
+		for k := range s.items {
+			items = append(items, k)
+		}
+		s.mu.Unlock()
+		for _, k := range items {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// Index is a generic map whose iterator holds its lock too.
+type Index[K comparable] struct {
+	mu sync.Mutex
+	m  map[K]int
+}
+
+func (x *Index[K]) Keys() iter.Seq[K] { // want Keys:`^yields under arg0.mu$`
+	return func(yield func(K) bool) {
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		for k := range x.m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+func (x *Index[K]) Drop(k K) { // want Drop:`locks arg0.mu; writes arg0.m\[...\] under arg0.mu; takes arg0.mu first$`
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	delete(x.m, k)
+}
+
+func (x *Index[K]) Len() int { // want Len:`locks arg0.mu; returns arg0.m read under arg0.mu`
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return len(x.m)
+}
+
+func (x *Index[K]) Put(k K, v int) { // want Put:`locks arg0.mu; writes arg0.m\[...\] under arg0.mu`
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.m[k] = v
 }

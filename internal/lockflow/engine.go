@@ -603,7 +603,7 @@ func (e *engine) exportFact(fn *ssa.Function, s *summary) {
 		s.iterLocks = e.returnedIterLocks(fn)
 	}
 	f := s.toFact()
-	if len(f.Acquires)+len(f.Writes)+len(f.Results)+len(f.Yields) == 0 {
+	if len(f.Acquires)+len(f.Writes)+len(f.Results)+len(f.Yields)+len(f.Callbacks) == 0 {
 		return
 	}
 	e.pass.ExportObjectFact(obj, f)
@@ -873,9 +873,7 @@ func (fs *funcState) summarize() *summary {
 		}
 	}
 	fs.summarizeOuts(s, ownLock)
-	if fs.yieldCalls > 0 {
-		s.yieldLocks = fs.yieldLocks()
-	}
+	s.callbacks = fs.callbackLocks()
 	return s
 }
 

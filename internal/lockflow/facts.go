@@ -23,6 +23,15 @@ type LockSummary struct {
 	// at every yield, while a loop body runs (iterlock.go).
 	TakesFirst []FactLock `json:",omitempty"`
 	Yields     []FactLock `json:",omitempty"`
+	// Callbacks: per parameter the function calls (a Range's visitor),
+	// the locks it holds at every call of it.
+	Callbacks []FactCallback `json:",omitempty"`
+}
+
+// FactCallback is a paramLocks: parameter Param is called with Locks held.
+type FactCallback struct {
+	Param int
+	Locks []FactLock
 }
 
 func (*LockSummary) AFact() {}
@@ -73,6 +82,11 @@ func (f *LockSummary) String() string {
 	}
 	for _, l := range f.Yields {
 		parts = append(parts, "yields under "+l.String())
+	}
+	for _, c := range f.Callbacks {
+		for _, l := range c.Locks {
+			parts = append(parts, fmt.Sprintf("calls arg%d under %s", c.Param, l))
+		}
 	}
 	return strings.Join(parts, "; ")
 }
@@ -226,6 +240,18 @@ func (s *summary) toFact() *LockSummary {
 			f.Yields = append(f.Yields, l)
 		}
 	}
+	for _, pl := range s.callbacks {
+		fc := FactCallback{Param: pl.param}
+		for _, t := range pl.locks {
+			if l, ok := lock(t.lock); ok {
+				l.RW = t.rwmutex
+				fc.Locks = append(fc.Locks, l)
+			}
+		}
+		if len(fc.Locks) > 0 {
+			f.Callbacks = append(f.Callbacks, fc)
+		}
+	}
 	return f
 }
 
@@ -308,6 +334,15 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		if l, ok := lock(t); ok {
 			s.iterLocks = append(s.iterLocks, iterLock{lock: l, rwmutex: t.RW})
 		}
+	}
+	for _, fc := range f.Callbacks {
+		pl := paramLocks{param: fc.Param}
+		for _, t := range fc.Locks {
+			if l, ok := lock(t); ok {
+				pl.locks = append(pl.locks, iterLock{lock: l, rwmutex: t.RW})
+			}
+		}
+		s.callbacks = append(s.callbacks, pl)
 	}
 	return s
 }

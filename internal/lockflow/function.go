@@ -145,10 +145,9 @@ type funcState struct {
 	versionTests      *[]versionTest // see versionTestsOf
 	scc               []int          // see components
 	reentries         []Reentry      // helper calls taking a lock held here
-	// yieldCalls and yieldHeld: for an iterator, its calls of yield and
-	// the locks held at every one of them.
-	yieldCalls   int
-	yieldHeld    lockState
+	// paramHeld: for each parameter the function calls (an iterator's
+	// yield, a callback), the locks held at every call of it.
+	paramHeld    map[int]lockState
 	unlockHelper *bool // see releasesElsewhere
 }
 
@@ -332,15 +331,11 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				if len(s) > 0 {
 					e.lockedCalls[instr] = true
 				}
-				if isYieldCall(fn, x) {
-					if fs.yieldCalls == 0 {
-						fs.yieldHeld = s
-					} else {
-						fs.yieldHeld = meet(fs.yieldHeld, s)
-					}
-					fs.yieldCalls++
+				if i, ok := calledParam(fn, x); ok {
+					fs.noteParamCall(i, s)
 				}
 				fs.noteIteratorReentry(x)
+				fs.noteCallbackReentry(x)
 				h, ok := helpers[instr]
 				if ok {
 					fs.noteReentry(x, h.cs, s)

@@ -8,8 +8,10 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// An iterator that holds a lock while it yields runs the body of every
-// range-over-func loop over it under that lock:
+// A function that calls a function it was handed while holding a lock
+// runs that function under the lock. Two shapes are common: an iterator
+// that holds its lock while it yields, so the body of every
+// range-over-func loop over it runs under that lock,
 //
 //	func (t *table) All() iter.Seq2[string, *entry] {
 //		return func(yield func(string, *entry) bool) {
@@ -22,58 +24,98 @@ import (
 //		if e.expired() {
 //			t.remove(k) // takes t.mu: waits for the iterator, which waits for the body
 //
-// The body taking the same lock is a reentry like a helper's (reentry.go),
-// and is reported where the body takes it: on every run of the loop body
-// the lock is held, since the iterator holds it at every call of yield.
-// Only the iterator's own lock counts (not one its caller holds), and the
+// and a Range or WithLock method calling its callback under the lock.
+// The body (or the callback) taking the same lock again is a reentry like
+// a helper's (reentry.go), reported where it takes it: on every run the
+// lock is held, since the runner holds it at every call of the function.
+// Only the runner's own lock counts (not one its caller holds), and the
 // body is judged as go/ssa built it: a function of its own, whose free
-// variables are the loop's surroundings.
+// variables are its surroundings.
 
-// iterLock is a lock an iterator holds while the loop body runs, relative
-// to the iterator (or to a function returning it), and where it takes it.
+// iterLock is a lock a runner holds while the function it was handed
+// runs, relative to the runner (or to a function returning it), and where
+// it takes it.
 type iterLock struct {
 	lock    relLock
 	rwmutex bool
 	pos     token.Pos // NoPos when imported
 }
 
-// isYieldCall reports whether call calls one of fn's parameters that is a
-// yield function (a func returning one bool): fn is an iterator running a
-// loop body there.
-func isYieldCall(fn *ssa.Function, call *ssa.Call) bool {
-	p, ok := call.Call.Value.(*ssa.Parameter)
-	if !ok || p.Parent() != fn {
-		return false
-	}
-	sig, ok := p.Type().Underlying().(*types.Signature)
-	if !ok || sig.Results().Len() != 1 {
-		return false
-	}
-	b, ok := sig.Results().At(0).Type().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Bool
+// paramLocks: the locks a function holds at every call of its parameter
+// param.
+type paramLocks struct {
+	param int
+	locks []iterLock
 }
 
-// yieldLocks returns the locks fs's function takes itself and holds at
-// every call of its yield parameter, relative to its inputs.
-func (fs *funcState) yieldLocks() []iterLock {
-	var out []iterLock
-	for _, h := range fs.yieldHeld {
-		if h.claim || len(h.openers) == 0 {
+// calledParam returns the index of the parameter of fn that call calls,
+// if it calls one.
+func calledParam(fn *ssa.Function, call *ssa.Call) (int, bool) {
+	p, ok := call.Call.Value.(*ssa.Parameter)
+	if !ok || p.Parent() != fn {
+		return 0, false
+	}
+	for i, q := range fn.Params {
+		if q == p {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// noteParamCall records the locks held at a call of parameter i.
+func (fs *funcState) noteParamCall(i int, s lockState) {
+	if fs.paramHeld == nil {
+		fs.paramHeld = make(map[int]lockState)
+	}
+	if held, seen := fs.paramHeld[i]; seen {
+		fs.paramHeld[i] = meet(held, s)
+	} else {
+		fs.paramHeld[i] = s
+	}
+}
+
+// callbackLocks returns, per parameter the function calls, the locks it
+// takes itself and holds at every call of it, relative to its inputs.
+func (fs *funcState) callbackLocks() []paramLocks {
+	var out []paramLocks
+	for i := range fs.fn.Params {
+		held, ok := fs.paramHeld[i]
+		if !ok {
 			continue
 		}
-		own := true
-		for _, o := range h.openers {
-			if a := fs.flow.acquires[o]; a.helper || a.claim {
-				own = false
+		var locks []iterLock
+		for _, h := range held {
+			if h.claim || len(h.openers) == 0 {
+				continue
+			}
+			own := true
+			for _, o := range h.openers {
+				if a := fs.flow.acquires[o]; a.helper || a.claim {
+					own = false
+				}
+			}
+			rp, ok := toRel(fs.fn, h.path)
+			if own && ok {
+				opener := fs.flow.acquires[h.openers[0]].instr
+				locks = append(locks, iterLock{lock: relLock{path: rp, mode: h.mode}, rwmutex: fs.flow.ops[opener].rwmutex, pos: opener.Pos()})
 			}
 		}
-		rp, ok := toRel(fs.fn, h.path)
-		if own && ok {
-			opener := fs.flow.acquires[h.openers[0]].instr
-			out = append(out, iterLock{lock: relLock{path: rp, mode: h.mode}, rwmutex: fs.flow.ops[opener].rwmutex, pos: opener.Pos()})
+		if len(locks) > 0 {
+			out = append(out, paramLocks{param: i, locks: locks})
 		}
 	}
 	return out
+}
+
+// locksAtCall returns the locks held at every call of parameter i.
+func locksAtCall(all []paramLocks, i int) []iterLock {
+	for _, p := range all {
+		if p.param == i {
+			return p.locks
+		}
+	}
+	return nil
 }
 
 // returnedIterLocks returns, for a function whose every return hands back
@@ -100,17 +142,16 @@ func (e *engine) returnedIterLocks(fn *ssa.Function) []iterLock {
 			return nil
 		}
 		g, ok := mc.Fn.(*ssa.Function)
-		if !ok || g.Pkg != fn.Pkg {
+		if !ok || g.Pkg != fn.Pkg || len(g.Params) != 1 {
 			return nil
 		}
 		sum := e.summaryOf(g)
 		if sum == nil {
 			return nil
 		}
-
 		cs := &callSite{bindings: mc.Bindings}
 		var these []iterLock
-		for _, l := range sum.yieldLocks {
+		for _, l := range locksAtCall(sum.callbacks, 0) {
 			p, ok := cs.resolveLock(l.lock.path)
 			if !ok {
 				continue
@@ -137,21 +178,38 @@ func (e *engine) returnedIterLocks(fn *ssa.Function) []iterLock {
 	return out
 }
 
-// heldByIterator is a lock an iterator holds while a loop body runs, in
-// the terms of the function with the loop.
-type heldByIterator struct {
+// heldByRunner is a lock a runner holds while a function handed to it
+// runs, in the terms of the function making the call.
+type heldByRunner struct {
 	path Path
 	mode Mode
-	pos  token.Pos // the iterator's Lock or RLock; NoPos in another package
-	// steps: for another package's iterator method, the lock's steps
-	// from its receiver, to name it in the caller's terms.
+	pos  token.Pos // the runner's Lock or RLock; NoPos in another package
+	// steps: for another package's method, the lock's steps from its
+	// receiver, to name it in the caller's terms.
 	steps string
 }
 
+// runnerLocks maps the locks a runner holds (relative to fn, called with
+// cs) onto the caller.
+func runnerLocks(locks []iterLock, cs *callSite) []heldByRunner {
+	var out []heldByRunner
+	for _, l := range locks {
+		if p, ok := cs.resolveLock(l.lock.path); ok && !strings.Contains(p.Steps, "[") {
+			h := heldByRunner{path: p, mode: l.lock.mode, pos: l.pos}
+			if !l.pos.IsValid() && l.lock.path.param == 0 && l.lock.path.global == nil {
+				h.steps = l.lock.path.steps
+			}
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
 // iteratorLocks returns the locks the iterator v holds while it runs a
-// loop body: v is a call of a function of the package returning an
-// iterator, an iterator closure, or an iterator function.
-func (e *engine) iteratorLocks(v ssa.Value) []heldByIterator {
+// loop body: v is a call of a function returning an iterator (of the
+// package, or of another whose fact says), an iterator closure, or an
+// iterator function of the package.
+func (e *engine) iteratorLocks(v ssa.Value) []heldByRunner {
 	var fn *ssa.Function
 	cs := &callSite{}
 	returned := false
@@ -168,11 +226,9 @@ func (e *engine) iteratorLocks(v ssa.Value) []heldByIterator {
 	case *ssa.Function:
 		fn = v
 	}
+	fn = origin(fn) // another package's generic method too: its fact is the origin's
 	if fn == nil {
 		return nil
-	}
-	if fn.Origin() != nil {
-		fn = fn.Origin() // another package's generic method too: its fact is the origin's
 	}
 	var locks []iterLock
 	switch {
@@ -189,20 +245,10 @@ func (e *engine) iteratorLocks(v ssa.Value) []heldByIterator {
 		locks = e.returnedIterLocks(fn)
 	default:
 		if sum := e.summaryOf(fn); sum != nil {
-			locks = sum.yieldLocks
+			locks = locksAtCall(sum.callbacks, 0)
 		}
 	}
-	var out []heldByIterator
-	for _, l := range locks {
-		if p, ok := cs.resolveLock(l.lock.path); ok && !strings.Contains(p.Steps, "[") {
-			h := heldByIterator{path: p, mode: l.lock.mode, pos: l.pos}
-			if !l.pos.IsValid() && l.lock.path.param == 0 && l.lock.path.global == nil {
-				h.steps = l.lock.path.steps
-			}
-			out = append(out, h)
-		}
-	}
-	return out
+	return runnerLocks(locks, cs)
 }
 
 // noteIteratorReentry records a Reentry where the body of the
@@ -212,12 +258,68 @@ func (fs *funcState) noteIteratorReentry(call *ssa.Call) {
 	if body == nil || len(body.Blocks) == 0 {
 		return
 	}
+	held := fs.e.iteratorLocks(call.Call.Value)
+	var runner token.Pos
+	if c, ok := call.Call.Value.(*ssa.Call); ok {
+		runner = c.Pos()
+	}
+	fs.noteTakenUnder(held, body, mc, Reentry{Runner: RunnerIterator, RunnerCall: runner})
+}
+
+// noteCallbackReentry records a Reentry where a function literal (or a
+// function of the package) handed to call is called by the callee while
+// it holds a lock, and takes that lock again.
+func (fs *funcState) noteCallbackReentry(call *ssa.Call) {
+	if call.Call.IsInvoke() {
+		return
+	}
+	if body, _ := yieldBody(call); body != nil {
+		return // a range-over-func loop: noteIteratorReentry
+	}
+	callee := origin(call.Call.StaticCallee())
+	if callee == nil {
+		return
+	}
+	var all []paramLocks
+	switch {
+	case callee.Pkg == fs.e.pkg && len(callee.Blocks) > 0 && callee != fs.fn:
+		if sum := fs.e.summaryOf(callee); sum != nil {
+			all = sum.callbacks
+		}
+	case callee.Pkg != fs.e.pkg && fs.e.external(callee):
+		if sum := fs.e.importedSummary(callee); sum != nil {
+			all = sum.callbacks
+		}
+	}
+	for _, pl := range all {
+		if pl.param >= len(call.Call.Args) {
+			continue
+		}
+		var body *ssa.Function
+		var mc *ssa.MakeClosure
+		switch a := call.Call.Args[pl.param].(type) {
+		case *ssa.MakeClosure:
+			mc = a
+			body, _ = a.Fn.(*ssa.Function)
+		case *ssa.Function:
+			body = a
+		}
+		if body == nil || body.Pkg != fs.e.pkg || len(body.Blocks) == 0 {
+			continue
+		}
+		held := runnerLocks(pl.locks, &callSite{instr: call, args: call.Call.Args})
+		fs.noteTakenUnder(held, body, mc, Reentry{Runner: RunnerCallback, RunnerCall: call.Pos()})
+	}
+}
+
+// noteTakenUnder records a Reentry (completing proto) for the first place
+// body takes each lock of held, which its runner holds whenever body runs.
+func (fs *funcState) noteTakenUnder(held []heldByRunner, body *ssa.Function, mc *ssa.MakeClosure, proto Reentry) {
 	e := fs.e
-	held := e.iteratorLocks(call.Call.Value)
 	if len(held) == 0 || unlocksCallersLock(body) {
 		return
 	}
-	cs := &callSite{instr: call}
+	cs := &callSite{}
 	if mc != nil {
 		cs.bindings = mc.Bindings
 	}
@@ -281,8 +383,9 @@ func (fs *funcState) noteIteratorReentry(call *ssa.Call) {
 						continue
 					}
 					reported[p.key()] = true
-					r := Reentry{Fn: body, Call: c.Pos(), Held: h.pos, Taken: t.op.pos, HeldMode: h.mode,
-						TakenMode: t.op.mode, RWMutex: t.op.rwmutex, Iterator: iteratorPos(call), ByIterator: true, HeldSteps: h.steps}
+					r := proto
+					r.Fn, r.Call, r.Held, r.Taken = body, c.Pos(), h.pos, t.op.pos
+					r.HeldMode, r.TakenMode, r.RWMutex, r.HeldSteps = h.mode, t.op.mode, t.op.rwmutex, h.steps
 					for _, v := range t.via {
 						r.Via = append(r.Via, v.Pos())
 					}
@@ -293,23 +396,14 @@ func (fs *funcState) noteIteratorReentry(call *ssa.Call) {
 	}
 }
 
-// heldKey reports whether the iterator holds the lock k.
-func heldKey(held []heldByIterator, k pathKey) bool {
+// heldKey reports whether the runner holds the lock k.
+func heldKey(held []heldByRunner, k pathKey) bool {
 	for _, h := range held {
 		if h.path.key() == k {
 			return true
 		}
 	}
 	return false
-}
-
-// iteratorPos returns the call that returned the loop's iterator, if it
-// was one.
-func iteratorPos(call *ssa.Call) token.Pos {
-	if c, ok := call.Call.Value.(*ssa.Call); ok {
-		return c.Pos()
-	}
-	return token.NoPos
 }
 
 // takesFirst returns the locks helper takes before any release

@@ -41,20 +41,32 @@ type Reentry struct {
 	// Via: the calls, inside the helper and the helpers it calls, that
 	// lead to Taken when the helper does not take the lock itself.
 	Via []token.Pos
-	// ByIterator: the lock is held by the iterator of a range-over-func
-	// loop whose body takes it again (iterlock.go); Call is then in the
-	// body, and Iterator the call that returned the iterator (NoPos when
-	// the loop ranges over a function).
-	ByIterator bool
-	Iterator   token.Pos
-	// HeldSteps: for another package's iterator (Held is NoPos), the
-	// lock's steps from the iterator method's receiver.
+	// Runner: the lock is held by a function running another that takes
+	// it again (iterlock.go): the iterator of a range-over-func loop
+	// whose body takes it, or a function calling a callback it was
+	// handed. Call is then in the body or callback, and RunnerCall the
+	// call that returned the iterator (NoPos when the loop ranges over a
+	// function) or that handed over the callback.
+	Runner     RunnerKind
+	RunnerCall token.Pos
+	// HeldSteps: for another package's runner (Held is NoPos), the
+	// lock's steps from the receiver of RunnerCall.
 	HeldSteps string
 	// Locked: the helper only takes the lock around a call of this
 	// function with its own arguments (a total that locks and calls
 	// totalLocked): the caller holding the lock can call it instead.
 	Locked *ssa.Function
 }
+
+// RunnerKind tells a helper's reentry from a body run by an iterator or a
+// callback run by the function it was handed to.
+type RunnerKind uint8
+
+const (
+	RunnerNone RunnerKind = iota
+	RunnerIterator
+	RunnerCallback
+)
 
 // noteReentry records call as a Reentry when it is one.
 func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {

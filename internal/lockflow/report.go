@@ -211,8 +211,8 @@ func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 		}
 		callee += " (through " + strings.Join(through, ", ") + ")"
 	}
-	if r.ByIterator {
-		return diagnoseIteratorReentry(src, r, lock, callee)
+	if r.Runner != RunnerNone {
+		return diagnoseRunnerReentry(src, r, lock, callee)
 	}
 	var msg string
 	switch {
@@ -241,41 +241,59 @@ func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 	return d
 }
 
-// diagnoseIteratorReentry renders a loop body taking a lock its
-// iterator holds: on the body's Lock or helper call. No fix: what the
-// body does must move out of the loop, which takes a person.
-func diagnoseIteratorReentry(src *Source, r Reentry, lock, callee string) analysis.Diagnostic {
-	iter := "the iterator"
-	if name := src.Callee(r.Iterator); r.Iterator.IsValid() && name != "" {
-		iter = "the iterator " + name
+// diagnoseRunnerReentry renders a loop body (or callback) taking a lock
+// the iterator (or the function running the callback) holds: on the
+// body's Lock or helper call. No fix: what the body does must move out
+// of it, which takes a person.
+func diagnoseRunnerReentry(src *Source, r Reentry, lock, callee string) analysis.Diagnostic {
+	name := ""
+	if r.RunnerCall.IsValid() {
+		name = src.Callee(r.RunnerCall)
 	}
 	if !r.Held.IsValid() {
-		// Another package's iterator: its lock named from the receiver
+		// Another package's runner: its lock named from the receiver
 		// the caller wrote.
 		lock = "the lock"
-		if recv := src.Receiver(r.Iterator); recv != "" && r.HeldSteps != "" {
+		if recv := src.Receiver(r.RunnerCall); recv != "" && r.HeldSteps != "" {
 			lock = recv + renderSteps(r.HeldSteps)
 		}
 	}
 	taker := callee + " takes"
 	if r.Call == r.Taken {
+		taker = "the function takes"
+	}
+	holder, while, after := "the iterator", "while the loop body runs", "collect what the loop finds and act on it after the loop, or have the iterator copy what it yields and unlock before yielding"
+	if name != "" {
+		holder = "the iterator " + name
+	}
+	if r.Call == r.Taken {
 		taker = "the loop body takes"
 	}
-	const after = "collect what the loop finds and act on it after the loop, or have the iterator copy what it yields and unlock before yielding"
+	if r.Runner == RunnerCallback {
+		holder, while = name, "while it runs the function handed to it"
+		after = "collect what the function finds and act on it after " + name + " returns"
+		if r.Call == r.Taken {
+			taker = "the function takes"
+		}
+	}
+	stuck := "the loop never ends"
+	if r.Runner == RunnerCallback {
+		stuck = holder + " never returns"
+	}
 	var msg string
 	switch {
 	case !r.RWMutex:
-		msg = fmt.Sprintf("%s is held by %s while the loop body runs, and %s it again: sync.Mutex is not reentrant, so the body never gets it and the loop never ends; %s", lock, iter, taker, after)
+		msg = fmt.Sprintf("%s is held by %s %s, and %s it again: sync.Mutex is not reentrant, so %s; %s", lock, holder, while, taker, stuck, after)
 	case r.HeldMode == Write:
-		msg = fmt.Sprintf("%s is held for writing by %s while the loop body runs, and %s it again: sync.RWMutex is not reentrant, so the body never gets it and the loop never ends; %s", lock, iter, taker, after)
+		msg = fmt.Sprintf("%s is held for writing by %s %s, and %s it again: sync.RWMutex is not reentrant, so %s; %s", lock, holder, while, taker, stuck, after)
 	case r.TakenMode == Read:
-		msg = fmt.Sprintf("%s is held for reading by %s while the loop body runs, and %s its read lock again: a writer whose Lock comes in between waits for the iterator, and the body's RLock waits behind that writer, so both hang; %s", lock, iter, taker, after)
+		msg = fmt.Sprintf("%s is held for reading by %s %s, and %s its read lock again: a writer whose Lock comes in between waits for %s, and this RLock waits behind that writer, so both hang; %s", lock, holder, while, taker, holder, after)
 	default:
-		msg = fmt.Sprintf("%s is held for reading by %s while the loop body runs, and %s its write lock, which waits for every reader, the iterator too: the loop never ends; %s", lock, iter, taker, after)
+		msg = fmt.Sprintf("%s is held for reading by %s %s, and %s its write lock, which waits for every reader, %s too: %s; %s", lock, holder, while, taker, holder, stuck, after)
 	}
 	d := analysis.Diagnostic{Pos: r.Call, Message: msg}
 	if r.Held.IsValid() {
-		d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.Held, Message: lock + " locked here by the iterator"})
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.Held, Message: lock + " locked here"})
 	}
 	if r.Taken.IsValid() && r.Taken != r.Call {
 		d.Related = append(d.Related, analysis.RelatedInformation{Pos: r.Taken, Message: "and locked again here"})

@@ -24,13 +24,14 @@ type summary struct {
 	// returns, looks up by a parameter in a section of its own lock and
 	// creates where missing (a get-or-create).
 	ensures []relEnsure
-	// yieldLocks: for an iterator, the locks it takes itself and holds
-	// at every call of its yield parameter (iterlock.go).
-	yieldLocks []iterLock
+	// callbacks: the locks the function takes itself and holds at every
+	// call of a parameter (an iterator's yield, a callback; iterlock.go).
+	callbacks []paramLocks
 	// For exported functions, what their facts carry for other
 	// packages: takesFirst, the locks taken on every run before any
 	// release (takenFirst); iterLocks, for a function returning an
-	// iterator, that iterator's yieldLocks (returnedIterLocks).
+	// iterator, the locks that iterator holds at every yield
+	// (returnedIterLocks).
 	takesFirst []iterLock
 	iterLocks  []iterLock
 }

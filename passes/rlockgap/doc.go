@@ -121,15 +121,19 @@
 // one.
 //
 // The same holds for the body of a range-over-func loop over an iterator
-// of the package that holds the lock while it yields (a method returning
-// a closure that RLocks, ranges over the map and yields each entry): the
-// body runs under the iterator's lock, so a body that removes an entry
+// that holds the lock while it yields (a method returning a closure that
+// RLocks, ranges over the map and yields each entry), and for a function
+// handed to a method that calls it under the lock (a Range visiting
+// entries under RLock, a WithLock passing the map under Lock): the body
+// or the function runs under that lock, so one that removes an entry
 // through a helper that takes the write lock, or takes the lock itself,
-// waits for the iterator, which waits for the body. It is reported where
-// the body takes the lock, naming the iterator; the iterator must hold
-// the lock, taken itself, at every call of yield (one that copies under
-// the lock and yields after unlocking is silent). No fix: collect what
-// the loop finds and act on it after the loop.
+// waits for the iterator or method, which waits for it. It is reported
+// where the body takes the lock, naming the iterator or method; that
+// must hold the lock, taken itself, at every call of yield or of the
+// function (one that copies under the lock and calls after unlocking, or
+// starts the function on a goroutine, is silent). Iterators and methods
+// of other packages count through their facts. No fix: collect what the
+// loop finds and act on it after the loop.
 //
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
 // Lock; for a double check of the copy, it reads the shared state into

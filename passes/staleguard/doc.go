@@ -222,8 +222,10 @@
 // is left alone. Where the helper only locks around a call of another
 // function with its own arguments (total locks and returns
 // totalLocked()), the fix calls that function instead. The body of a
-// range-over-func loop whose iterator (of the package) holds a mutex at
-// every yield, and takes it again, is reported likewise (see rlockgap).
+// range-over-func loop whose iterator holds a mutex at every yield, or a
+// function handed to a method that calls it with the mutex held (a Range
+// or ForEach), that takes the mutex again is reported likewise (see
+// rlockgap).
 //
 // Fix: where the guard is a plain expression over guarded state followed
 // by an early return, staleguard inserts the same test and return at the

@@ -183,3 +183,14 @@ func AdmitIndexed(x *store.Index[string], k string, limit int) bool {
 	x.Put(k, 1) // want `x.mu is locked again by x.Put after the section that checked`
 	return true
 }
+
+// Evict removes from inside Range, which holds the set's lock while it
+// calls the function.
+func Evict(s *store.Set, old func(string) bool) {
+	s.Range(func(k string) bool {
+		if old(k) {
+			s.Remove(k) // want `s.mu is held by s.Range while it runs the function handed to it, and s.Remove takes it again: sync.Mutex is not reentrant, so s.Range never returns`
+		}
+		return true
+	})
+}

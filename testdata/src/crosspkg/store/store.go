@@ -260,3 +260,14 @@ func (x *Index[K]) Put(k K, v int) { // want Put:`locks arg0.mu; writes arg0.m\[
 	defer x.mu.Unlock()
 	x.m[k] = v
 }
+
+// Range calls f for every item under the lock.
+func (s *Set) Range(f func(k string) bool) { // want Range:`^locks arg0.mu; takes arg0.mu first; calls arg1 under arg0.mu$`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k := range s.items {
+		if !f(k) {
+			return
+		}
+	}
+}

@@ -71,3 +71,26 @@ func (p *Pool) Recycle() {
 		p.release(c) // want `p.mu is held by the iterator while the loop body runs, and p.release takes it again`
 	}
 }
+
+// ForEach calls f for every connection under the pool's lock.
+func (p *Pool) ForEach(f func(c string)) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.conns {
+		f(c)
+	}
+}
+
+// Refill hands connections back from inside ForEach.
+func (p *Pool) Refill() {
+	p.ForEach(func(c string) {
+		p.release(c + "-copy") // want `p.mu is held by p.ForEach while it runs the function handed to it, and p.release takes it again: sync.Mutex is not reentrant, so p.ForEach never returns`
+	})
+}
+
+// Count only counts inside ForEach: silent.
+func (p *Pool) Count() int {
+	n := 0
+	p.ForEach(func(string) { n++ })
+	return n
+}

@@ -50,7 +50,7 @@ func (t *Table) size() int {
 func (t *Table) Sweep(now time.Time) {
 	for id, s := range t.All() {
 		if s.expires.Before(now) {
-			t.remove(id) // want `t.mu is held for reading by the iterator t.All while the loop body runs, and t.remove takes its write lock, which waits for every reader, the iterator too: the loop never ends; collect what the loop finds and act on it after the loop, or have the iterator copy what it yields and unlock before yielding`
+			t.remove(id) // want `t.mu is held for reading by the iterator t.All while the loop body runs, and t.remove takes its write lock, which waits for every reader, the iterator t.All too: the loop never ends; collect what the loop finds and act on it after the loop, or have the iterator copy what it yields and unlock before yielding`
 		}
 	}
 }

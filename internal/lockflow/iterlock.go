@@ -3,6 +3,7 @@ package lockflow
 import (
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -142,7 +143,7 @@ func (e *engine) returnedIterLocks(fn *ssa.Function) []iterLock {
 			return nil
 		}
 		g, ok := mc.Fn.(*ssa.Function)
-		if !ok || g.Pkg != fn.Pkg || len(g.Params) != 1 {
+		if !ok || g.Pkg != fn.Pkg || len(g.Params) != 1 || !e.locks(g) {
 			return nil
 		}
 		sum := e.summaryOf(g)
@@ -239,7 +240,7 @@ func (e *engine) iteratorLocks(v ssa.Value) []heldByRunner {
 		if sum := e.importedSummary(fn); sum != nil {
 			locks = sum.iterLocks
 		}
-	case len(fn.Blocks) == 0:
+	case len(fn.Blocks) == 0 || !returned && !e.locks(fn):
 		return nil
 	case returned:
 		locks = e.returnedIterLocks(fn)
@@ -277,12 +278,12 @@ func (fs *funcState) noteCallbackReentry(call *ssa.Call) {
 		return // a range-over-func loop: noteIteratorReentry
 	}
 	callee := origin(call.Call.StaticCallee())
-	if callee == nil {
+	if callee == nil || !slices.ContainsFunc(call.Call.Args, isFuncOfPackage(fs.e.pkg)) {
 		return
 	}
 	var all []paramLocks
 	switch {
-	case callee.Pkg == fs.e.pkg && len(callee.Blocks) > 0 && callee != fs.fn:
+	case callee.Pkg == fs.e.pkg && len(callee.Blocks) > 0 && callee != fs.fn && fs.e.locks(callee):
 		if sum := fs.e.summaryOf(callee); sum != nil {
 			all = sum.callbacks
 		}
@@ -393,6 +394,21 @@ func (fs *funcState) noteTakenUnder(held []heldByRunner, body *ssa.Function, mc 
 				}
 			}
 		}
+	}
+}
+
+// isFuncOfPackage returns a test of whether a value is a function of pkg
+// or a closure of one.
+func isFuncOfPackage(pkg *ssa.Package) func(ssa.Value) bool {
+	return func(v ssa.Value) bool {
+		switch v := v.(type) {
+		case *ssa.MakeClosure:
+			f, ok := v.Fn.(*ssa.Function)
+			return ok && f.Pkg == pkg
+		case *ssa.Function:
+			return v.Pkg == pkg
+		}
+		return false
 	}
 }
 

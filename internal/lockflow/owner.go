@@ -27,8 +27,14 @@ import (
 func lockClass(p Path) string { return typeField(p, false) }
 
 // LockName names a lock the same way in every function: by the type that
-// holds it and its field, or the package variable; "" when it cannot.
-func LockName(p Path) string { return lockClass(p) }
+// holds it and its field, or the package variable; "" when it cannot. A
+// mutex kept behind a pointer field is named by that field.
+func LockName(p Path) string {
+	if steps, ok := strings.CutSuffix(p.Steps, "*;"); ok {
+		p.Steps = steps
+	}
+	return lockClass(p)
+}
 
 // fieldClass names the last field on a path the same way (the map field
 // for an entry of it).

@@ -173,7 +173,7 @@ func (fs *funcState) findGaps() []*Gap {
 				r := &fs.reads[ri]
 				a, ok := r.held.lookup(h.key)
 				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) || fs.superseded(ri, w, h.key, all) || fs.redecided(ri, w, h) ||
-					fs.claimedSince(ri, all) || fs.perCallKey(r, w) {
+					fs.claimedSince(ri, w, all) || fs.perCallKey(r, w) {
 					return
 				}
 				if (!r.loc.overlaps(w.loc) || distinctEntries(r, w)) && !fs.reachedThrough(w.base, ri) {
@@ -245,9 +245,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	if ld, ok := r.instr.(*ssa.UnOp); ok && ld.Op == token.MUL && fs.e.fixedSinceBuilt(ld) {
 		return nil // set when the object was built: it cannot have changed
 	}
-	if syncMapClaim(r.instr) {
+	if syncMapClaim(r.instr) || syncMapClaimHelper(r.instr) {
 		// LoadAndDelete, LoadOrStore, Swap: A took the entry or put its
-		// own in, in the same call; whoever comes next finds that.
+		// own in, in the same call (or in a helper wrapping that call);
+		// whoever comes next finds that.
 		return nil
 	}
 	if fs.appendsToAppendOnly(r, w, h) {

@@ -3,6 +3,7 @@ package lockflow
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -135,17 +136,85 @@ func syncMapClaim(instr ssa.Instruction) bool {
 // that reads and writes the same entry at once (a LoadOrStore putting a
 // placeholder in, say) also decides the write: that call is the decision
 // that counts, and it cannot be stale (encoding/json's encoder cache).
-func (fs *funcState) claimedSince(ri int, decide bitset) bool {
+// The call need not follow the read on every way from it: it is enough
+// that every way from the read to the write goes through it (a lookup
+// made only on a cancel path that ends in continue, then a LoadOrStore
+// claiming the entry for what follows).
+func (fs *funcState) claimedSince(ri int, w *writeSite, decide bitset) bool {
 	r := &fs.reads[ri]
 	found := false
 	decide.each(func(i int) {
 		r2 := &fs.reads[i]
-		if found || i == ri || r2.instr == nil || !syncMapClaim(r2.instr) || r2.loc.key() != r.loc.key() {
+		if found || i == ri || r2.instr == nil || !syncMapClaim(r2.instr) && !syncMapClaimHelper(r2.instr) || r2.loc.key() != r.loc.key() {
 			return
 		}
-		found = fs.dominates(r.instr, r2.instr)
+		found = fs.dominates(r.instr, r2.instr) || throughOnly(r.instr, r2.instr, w.instr)
 	})
 	return found
+}
+
+// syncMapClaimHelper reports whether instr calls a function of the
+// package whose one sync.Map call is a claim (a Claim method wrapping
+// LoadOrStore): what it hands back was read in that call.
+func syncMapClaimHelper(instr ssa.Instruction) bool {
+	c, ok := instr.(*ssa.Call)
+	if !ok || c.Call.IsInvoke() {
+		return false
+	}
+	f := c.Call.StaticCallee()
+	if f == nil || f.Pkg == nil || f.Pkg != instr.Parent().Pkg || len(f.Blocks) == 0 {
+		return false
+	}
+	calls, claims := 0, 0
+	for _, b := range f.Blocks {
+		for _, x := range b.Instrs {
+			if isSyncMapCall(x) {
+				calls++
+				if syncMapClaim(x) {
+					claims++
+				}
+			}
+		}
+	}
+	return calls == 1 && claims == 1
+}
+
+// throughOnly reports whether every way from a to b (in one function)
+// runs via first.
+func throughOnly(a, via, b ssa.Instruction) bool {
+	ab, vb, bb := a.Block(), via.Block(), b.Block()
+	ai, vi, bi := instrIndex(a), instrIndex(via), instrIndex(b)
+	if ab == bb && ai < bi {
+		return vb == ab && ai < vi && vi < bi
+	}
+	if vb == ab && ai < vi {
+		return true // via runs before the block is left
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := slices.Clone(ab.Succs)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		if x == vb {
+			if x == bb && bi < vi {
+				return false
+			}
+			continue // via runs before anything past it
+		}
+		if x == bb {
+			return false
+		}
+		work = append(work, x.Succs...)
+	}
+	return true
+}
+
+func instrIndex(instr ssa.Instruction) int {
+	return slices.Index(instr.Block().Instrs, instr)
 }
 
 // isSyncMapPath reports whether the lock path p names a sync.Map (the

@@ -378,6 +378,7 @@ func (e *engine) factsInUse() bool {
 		if !ok || fn.Pkg() == nil || fn.Pkg() == e.pass.Pkg {
 			continue
 		}
+		fn = fn.Origin() // a generic function's fact is its origin's
 		var f LockSummary
 		if e.pass.ImportObjectFact(fn, &f) {
 			return true

@@ -127,6 +127,9 @@ func (e *engine) returnedIterLocks(fn *ssa.Function) []iterLock {
 	var out []iterLock
 	first := true
 	for _, b := range fn.Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok {
 			continue

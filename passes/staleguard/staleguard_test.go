@@ -25,7 +25,7 @@ func TestFixedIsClean(t *testing.T) {
 // TestAcrossPackages checks the summaries store exports as facts and the
 // finding they let staleguard make in admit.
 func TestAcrossPackages(t *testing.T) {
-	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "crosspkg/admit")
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "crosspkg/admit", "crosspkg/shelf")
 }
 
 // TestInitEntries checks, as the driver's runs see them, the entries a

@@ -270,3 +270,29 @@ func (r *keyring) Overlaps(o *keyring, name string) bool {
 	defer r.mu.RUnlock()
 	return len(r.byName[name]) > 0 && len(o.idsFor(name)) > 0
 }
+
+// A registry whose lock is shared with its snapshots, kept behind a
+// pointer: the same lock by its field, so the recursive read lock is
+// reported as for a lock held by value.
+type sharedRegistry struct {
+	mu    *sync.RWMutex
+	names map[string]string
+}
+
+func (s *sharedRegistry) lookup(id string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.names[id]
+}
+
+func (s *sharedRegistry) Label(id string) string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return "#" + s.lookup(id) // want `s.mu is held for reading here and s.lookup takes its read lock again`
+}
+
+func (s *sharedRegistry) Rename(id, name string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.names[id] = name
+}

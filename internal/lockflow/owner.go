@@ -144,7 +144,7 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 	}
 	if e.spawnedRepeatedly(root) {
 		// One goroutine per object is one owner of each object's state.
-		return e.perObjectWorker(root, g, writers)
+		return e.perObjectWorker(root, g, writers, insertOnly)
 	}
 	if e.heldPrivately(g.Lock, root) {
 		// Whoever writes under that lock, other holders of the same
@@ -294,7 +294,7 @@ func (e *engine) stateWriters(g *Gap) (writers []*ssa.Function, insertOnly map[*
 // state has one goroutine writing it, whatever the number of objects.
 // Methods the starting function calls on the new object before starting
 // the worker (recovering saved state) write it before the worker exists.
-func (e *engine) perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function) bool {
+func (e *engine) perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function, insertOnly map[*ssa.Function]bool) bool {
 	if e.perObjectClosure(root, g) {
 		return onlyWriter(g.Fn, writers)
 	}
@@ -309,10 +309,15 @@ func (e *engine) perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function) 
 	if !ok || obj.Parent() != root.Parent() || inLoop(root.Block()) && obj.Block() != root.Block() {
 		return false
 	}
-	if g.ReadLoc.Root != g.Fn.Params[0] || strings.Contains(g.ReadLoc.Steps, "*") {
-		return false // not the object's own field (c.srv.count is the server's)
+	// The entries of the object's own map or slice are its own; what a
+	// pointer field points to is not (c.srv.count is the server's).
+	if g.ReadLoc.Root != g.Fn.Params[0] || strings.Contains(strings.ReplaceAll(g.ReadLoc.Steps, "*;[", "["), "*") {
+		return false
 	}
 	for _, w := range writers {
+		if g.Removal && insertOnly[w] {
+			continue // it cannot take away or replace what the worker removes
+		}
 		if w != g.Fn && w != fn && !e.beforeWorker(w, obj, root) && !e.startsWorkerAfterWrites(w, root, writers) && !e.onlyRaises(g, w) {
 			return false
 		}

@@ -117,3 +117,14 @@ func (c *renewingConn) Touch(addr net.Addr) {
 	c.peers[addr.String()] = time.Now().Add(c.ttl)
 	c.mu.Unlock()
 }
+
+// Dialers make one conn each: the janitor runs once per conn, and each
+// conn's senders only add missing peers. Silent, as for one conn.
+func DialBoth(ttl time.Duration, send func(string, []byte)) (a, b *noisyConn) {
+	return NewNoisyConn(ttl, send), NewNoisyConn(ttl, send)
+}
+
+// Two renewing conns: each conn's janitor still races its own renewals.
+func DialRenewing(ttl time.Duration) (a, b *renewingConn) {
+	return NewRenewingConn(ttl), NewRenewingConn(ttl)
+}

@@ -60,7 +60,10 @@
 // The methods that test and write in one call (LoadOrStore,
 // CompareAndSwap, CompareAndDelete, LoadAndDelete) re-check, as a second
 // section that looks again does; so does one that comes between the check
-// and the write (a placeholder put in with LoadOrStore). Swap replaces on
+// and the write (a placeholder put in with LoadOrStore), also when only
+// the way to the write goes through it (a lookup on a cancel path that
+// ends in continue, then a LoadOrStore claiming the entry for the rest),
+// and a helper whose one call is such a method. Swap replaces on
 // purpose. Memos whose racers all store the same thing (the children a
 // Prometheus vector hands out for a set of labels, a constant, a package
 // variable set only at init) are not reported. Maps of per-key mutexes,
@@ -119,7 +122,9 @@
 // the state it read, other writers being helpers only it calls on that
 // owner; an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop
-// draining a retry queue that watchers feed); storing the caller's value
+// draining a retry queue that watchers feed; a janitor started with each
+// conn, forgetting the peers its senders add, each looked up again under
+// the write lock by the same key, addr.String() asked twice); storing the caller's value
 // (or a constant, or a field the caller's argument holds and the
 // function never writes: r.URL.Host) where the stale test found the state
 // different from it

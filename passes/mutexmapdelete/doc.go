@@ -58,7 +58,8 @@
 // the removed mutex or wait on it. The lock may be held by the removal's
 // callers, when the function removing runs only where its package calls
 // it. Holding that lock only for reading is not enough: other readers may
-// be waiting on the mutex.
+// be waiting on the mutex. The lock is named by its field, also when the
+// field is a pointer to it (lock *sync.RWMutex shared with snapshots).
 //
 // A map holds locks when it is given *sync.Mutex, *sync.RWMutex, or a
 // pointer to a struct that holds one and only bookkeeping besides (counts,

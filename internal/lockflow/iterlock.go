@@ -377,6 +377,9 @@ func (fs *funcState) noteTakenUnder(held []heldByRunner, body *ssa.Function, mc 
 					}
 				}
 			}
+			if len(takes) > 0 && proto.Runner == RunnerCallback && guardedByParameter(body, b) {
+				continue
+			}
 			for _, t := range takes {
 				p, ok := cs.resolveLock(t.rp)
 				if !ok || strings.Contains(p.Steps, "[") || reported[p.key()] {
@@ -413,6 +416,49 @@ func isFuncOfPackage(pkg *ssa.Package) func(ssa.Value) bool {
 		}
 		return false
 	}
+}
+
+// guardedByParameter reports whether block b of a callback runs only past
+// a test of one of its parameters itself: a bool, or a comparison with
+// nil or another constant. What the runner passes decides it, and a
+// runner that calls back under its lock may pass what keeps b from
+// running there (cb(nil) under the lock, cb(err) later without it).
+func guardedByParameter(fn *ssa.Function, b *ssa.BasicBlock) bool {
+	for _, t := range fn.Blocks {
+		test, ok := t.Instrs[len(t.Instrs)-1].(*ssa.If)
+		if !ok || !testsParameter(fn, test.Cond) {
+			continue
+		}
+		for _, side := range t.Succs {
+			if len(side.Preds) == 1 && side.Dominates(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// testsParameter reports whether cond is one of fn's parameters, its
+// negation, or its comparison with a constant.
+func testsParameter(fn *ssa.Function, cond ssa.Value) bool {
+	isParam := func(v ssa.Value) bool {
+		p, ok := v.(*ssa.Parameter)
+		return ok && p.Parent() == fn
+	}
+	switch x := cond.(type) {
+	case *ssa.Parameter:
+		return isParam(x)
+	case *ssa.UnOp:
+		return x.Op == token.NOT && isParam(x.X)
+	case *ssa.BinOp:
+		if x.Op != token.EQL && x.Op != token.NEQ {
+			return false
+		}
+		_, xc := x.X.(*ssa.Const)
+		_, yc := x.Y.(*ssa.Const)
+		return isParam(x.X) && yc || isParam(x.Y) && xc
+	}
+	return false
 }
 
 // heldKey reports whether the runner holds the lock k.

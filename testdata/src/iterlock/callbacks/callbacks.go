@@ -136,3 +136,34 @@ func (r *Registry) Visit(f func(string), locked bool) {
 func (r *Registry) Trim() {
 	r.Visit(func(name string) { r.Remove(name) }, false)
 }
+
+// Publish calls done(nil) under the lock when no one waits for an
+// answer, and hands done to the waiter otherwise, which calls it later
+// without the lock. The callback removes only on an error: never on the
+// call made under the lock. Silent.
+func (r *Registry) Publish(name string, waiter chan<- func(error), done func(error)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.peers[name] = 0
+	if waiter != nil {
+		waiter <- done
+		return
+	}
+	done(nil)
+}
+
+func (r *Registry) Announce(name string, waiter chan<- func(error)) {
+	r.Publish(name, waiter, func(err error) {
+		if err != nil {
+			r.Remove(name)
+		}
+	})
+}
+
+// AnnounceOnce drops the previous entry on every call: done runs under
+// the lock and removes whatever it is told.
+func (r *Registry) AnnounceOnce(name, previous string) {
+	r.Publish(name, nil, func(error) {
+		r.Remove(previous) // want `r.mu is held for writing by r.Publish while it runs the function handed to it, and r.Remove takes it again`
+	})
+}

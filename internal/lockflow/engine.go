@@ -220,6 +220,9 @@ type engine struct {
 	// firstTakes: per helper, the locks it takes before any release
 	// (reentry.go); filled as helpers are met.
 	firstTakes map[*ssa.Function][]firstTake
+	// claimHelpers: per function of the package, whether its one
+	// sync.Map call is a claim (syncmap.go); filled as asked.
+	claimHelpers map[*ssa.Function]bool
 
 	// Claim maps (claims.go): the inserts that take a claim, and the
 	// functions that take or drop one for their caller.
@@ -596,7 +599,7 @@ func (e *engine) exportFact(fn *ssa.Function, s *summary) {
 		s = &summary{}
 	} else {
 		for _, t := range e.takesFirst(fn) {
-			s.takesFirst = append(s.takesFirst, iterLock{lock: relLock{path: t.rp, mode: t.op.mode}, rwmutex: t.op.rwmutex})
+			s.takesFirst = append(s.takesFirst, relLockAt{lock: relLock{path: t.rp, mode: t.op.mode}, rwmutex: t.op.rwmutex})
 		}
 	}
 	if returnsFunc(fn) {

@@ -327,19 +327,19 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 	}
 	for _, t := range f.TakesFirst {
 		if l, ok := lock(t); ok {
-			s.takesFirst = append(s.takesFirst, iterLock{lock: l, rwmutex: t.RW})
+			s.takesFirst = append(s.takesFirst, relLockAt{lock: l, rwmutex: t.RW})
 		}
 	}
 	for _, t := range f.Yields {
 		if l, ok := lock(t); ok {
-			s.iterLocks = append(s.iterLocks, iterLock{lock: l, rwmutex: t.RW})
+			s.iterLocks = append(s.iterLocks, relLockAt{lock: l, rwmutex: t.RW})
 		}
 	}
 	for _, fc := range f.Callbacks {
 		pl := paramLocks{param: fc.Param}
 		for _, t := range fc.Locks {
 			if l, ok := lock(t); ok {
-				pl.locks = append(pl.locks, iterLock{lock: l, rwmutex: t.RW})
+				pl.locks = append(pl.locks, relLockAt{lock: l, rwmutex: t.RW})
 			}
 		}
 		s.callbacks = append(s.callbacks, pl)

@@ -245,7 +245,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	if ld, ok := r.instr.(*ssa.UnOp); ok && ld.Op == token.MUL && fs.e.fixedSinceBuilt(ld) {
 		return nil // set when the object was built: it cannot have changed
 	}
-	if syncMapClaim(r.instr) || syncMapClaimHelper(r.instr) {
+	if syncMapClaim(r.instr) || fs.e.claimHelper(r.instr) {
 		// LoadAndDelete, LoadOrStore, Swap: A took the entry or put its
 		// own in, in the same call (or in a helper wrapping that call);
 		// whoever comes next finds that.

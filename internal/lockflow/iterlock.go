@@ -33,10 +33,11 @@ import (
 // body is judged as go/ssa built it: a function of its own, whose free
 // variables are its surroundings.
 
-// iterLock is a lock a runner holds while the function it was handed
-// runs, relative to the runner (or to a function returning it), and where
-// it takes it.
-type iterLock struct {
+// relLockAt is a lock relative to a function, with its kind and where the
+// function takes it: one a runner holds while the function it was handed
+// runs (relative to the runner, or to a function returning it), or one a
+// function takes first (summary.takesFirst).
+type relLockAt struct {
 	lock    relLock
 	rwmutex bool
 	pos     token.Pos // NoPos when imported
@@ -46,7 +47,7 @@ type iterLock struct {
 // param.
 type paramLocks struct {
 	param int
-	locks []iterLock
+	locks []relLockAt
 }
 
 // calledParam returns the index of the parameter of fn that call calls,
@@ -85,7 +86,7 @@ func (fs *funcState) callbackLocks() []paramLocks {
 		if !ok {
 			continue
 		}
-		var locks []iterLock
+		var locks []relLockAt
 		for _, h := range held {
 			if h.claim || len(h.openers) == 0 {
 				continue
@@ -99,7 +100,7 @@ func (fs *funcState) callbackLocks() []paramLocks {
 			rp, ok := toRel(fs.fn, h.path)
 			if own && ok {
 				opener := fs.flow.acquires[h.openers[0]].instr
-				locks = append(locks, iterLock{lock: relLock{path: rp, mode: h.mode}, rwmutex: fs.flow.ops[opener].rwmutex, pos: opener.Pos()})
+				locks = append(locks, relLockAt{lock: relLock{path: rp, mode: h.mode}, rwmutex: fs.flow.ops[opener].rwmutex, pos: opener.Pos()})
 			}
 		}
 		if len(locks) > 0 {
@@ -110,7 +111,7 @@ func (fs *funcState) callbackLocks() []paramLocks {
 }
 
 // locksAtCall returns the locks held at every call of parameter i.
-func locksAtCall(all []paramLocks, i int) []iterLock {
+func locksAtCall(all []paramLocks, i int) []relLockAt {
 	for _, p := range all {
 		if p.param == i {
 			return p.locks
@@ -123,8 +124,8 @@ func locksAtCall(all []paramLocks, i int) []iterLock {
 // an iterator closure of the package, the locks those iterators hold while
 // the loop body runs, relative to the function's inputs (those all of them
 // hold).
-func (e *engine) returnedIterLocks(fn *ssa.Function) []iterLock {
-	var out []iterLock
+func (e *engine) returnedIterLocks(fn *ssa.Function) []relLockAt {
+	var out []relLockAt
 	first := true
 	for _, b := range fn.Blocks {
 		if len(b.Instrs) == 0 {
@@ -154,21 +155,21 @@ func (e *engine) returnedIterLocks(fn *ssa.Function) []iterLock {
 			return nil
 		}
 		cs := &callSite{bindings: mc.Bindings}
-		var these []iterLock
+		var these []relLockAt
 		for _, l := range locksAtCall(sum.callbacks, 0) {
 			p, ok := cs.resolveLock(l.lock.path)
 			if !ok {
 				continue
 			}
 			if rp, ok := toRel(fn, p); ok {
-				these = append(these, iterLock{lock: relLock{path: rp, mode: l.lock.mode}, rwmutex: l.rwmutex, pos: l.pos})
+				these = append(these, relLockAt{lock: relLock{path: rp, mode: l.lock.mode}, rwmutex: l.rwmutex, pos: l.pos})
 			}
 		}
 		if first {
 			out, first = these, false
 			continue
 		}
-		var kept []iterLock
+		var kept []relLockAt
 		for _, l := range out {
 			for _, t := range these {
 				if t.lock == l.lock {
@@ -195,7 +196,7 @@ type heldByRunner struct {
 
 // runnerLocks maps the locks a runner holds (relative to fn, called with
 // cs) onto the caller.
-func runnerLocks(locks []iterLock, cs *callSite) []heldByRunner {
+func runnerLocks(locks []relLockAt, cs *callSite) []heldByRunner {
 	var out []heldByRunner
 	for _, l := range locks {
 		if p, ok := cs.resolveLock(l.lock.path); ok && !strings.Contains(p.Steps, "[") {
@@ -234,7 +235,7 @@ func (e *engine) iteratorLocks(v ssa.Value) []heldByRunner {
 	if fn == nil {
 		return nil
 	}
-	var locks []iterLock
+	var locks []relLockAt
 	switch {
 	case fn.Pkg != e.pkg:
 		if !returned || !e.external(fn) {

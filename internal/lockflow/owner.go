@@ -500,57 +500,12 @@ func (fs *funcState) insertsIfAbsent(w *writeSite, k pathKey) bool {
 			if !ok || d.succ != missing {
 				return
 			}
-			if l, ok := subject.(*ssa.Lookup); ok && sameKey(l.Index, up.Key) && pathOf(l.X).key() == pathOf(up.Map).key() &&
+			if l, ok := subject.(*ssa.Lookup); ok && sameValue(l.Index, up.Key) && pathOf(l.X).key() == pathOf(up.Map).key() &&
 				sameSection(fs.heldAt(l), w.held, k) {
 				found = true
 			}
 		})
 		return found
-	}
-	return false
-}
-
-// sameKey reports whether two map keys are the same value: one SSA value,
-// or two calls with the same arguments of a method that names its
-// receiver (String, Key: a net.Addr's addr.String() asked twice) or of a
-// formatting function (fmt.Sprint, strconv).
-func sameKey(a, b ssa.Value) bool {
-	if a == b {
-		return true
-	}
-	ca, ok1 := a.(*ssa.Call)
-	cb, ok2 := b.(*ssa.Call)
-	if !ok1 || !ok2 || !namesItsInput(&ca.Call) || !slices.Equal(ca.Call.Args, cb.Call.Args) {
-		return false
-	}
-	if ca.Call.IsInvoke() {
-		return cb.Call.IsInvoke() && ca.Call.Method == cb.Call.Method && ca.Call.Value == cb.Call.Value
-	}
-	fa, fb := ca.Call.StaticCallee(), cb.Call.StaticCallee()
-	return fa != nil && fa == fb
-}
-
-// namesItsInput reports whether the call is one whose result only names
-// its inputs, the same each time.
-func namesItsInput(c *ssa.CallCommon) bool {
-	if c.IsInvoke() {
-		return c.Method.Name() == "String" || c.Method.Name() == "Key"
-	}
-	f := c.StaticCallee()
-	if f == nil || len(c.Args) == 0 {
-		return false
-	}
-	if f.Signature.Recv() != nil {
-		return f.Name() == "String" || f.Name() == "Key"
-	}
-	if f.Pkg == nil {
-		return false
-	}
-	switch f.Pkg.Pkg.Path() {
-	case "fmt":
-		return strings.HasPrefix(f.Name(), "Sprint")
-	case "strconv":
-		return strings.HasPrefix(f.Name(), "Itoa") || strings.HasPrefix(f.Name(), "Format") || strings.HasPrefix(f.Name(), "Quote")
 	}
 	return false
 }

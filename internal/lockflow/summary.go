@@ -32,8 +32,8 @@ type summary struct {
 	// release (takenFirst); iterLocks, for a function returning an
 	// iterator, the locks that iterator holds at every yield
 	// (returnedIterLocks).
-	takesFirst []iterLock
-	iterLocks  []iterLock
+	takesFirst []relLockAt
+	iterLocks  []relLockAt
 }
 
 // relEnsure is one get-or-create: in one section of lock, the entry at

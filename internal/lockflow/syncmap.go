@@ -145,25 +145,29 @@ func (fs *funcState) claimedSince(ri int, w *writeSite, decide bitset) bool {
 	found := false
 	decide.each(func(i int) {
 		r2 := &fs.reads[i]
-		if found || i == ri || r2.instr == nil || !syncMapClaim(r2.instr) && !syncMapClaimHelper(r2.instr) || r2.loc.key() != r.loc.key() {
+		if found || i == ri || r2.instr == nil || !syncMapClaim(r2.instr) && !fs.e.claimHelper(r2.instr) || r2.loc.key() != r.loc.key() {
 			return
 		}
-		found = fs.dominates(r.instr, r2.instr) || throughOnly(r.instr, r2.instr, w.instr)
+		found = fs.dominates(r.instr, r2.instr) || fs.throughOnly(r.instr, r2.instr, w.instr)
 	})
 	return found
 }
 
-// syncMapClaimHelper reports whether instr calls a function of the
-// package whose one sync.Map call is a claim (a Claim method wrapping
-// LoadOrStore): what it hands back was read in that call.
-func syncMapClaimHelper(instr ssa.Instruction) bool {
+// claimHelper reports whether instr calls a function of the package
+// whose one sync.Map call is a claim (a Claim method wrapping
+// LoadOrStore): what it hands back was read in that call. Memoised per
+// function: it is asked for every pair the gap search weighs.
+func (e *engine) claimHelper(instr ssa.Instruction) bool {
 	c, ok := instr.(*ssa.Call)
 	if !ok || c.Call.IsInvoke() {
 		return false
 	}
 	f := c.Call.StaticCallee()
-	if f == nil || f.Pkg == nil || f.Pkg != instr.Parent().Pkg || len(f.Blocks) == 0 {
+	if f == nil || f.Pkg != e.pkg || len(f.Blocks) == 0 {
 		return false
+	}
+	if v, ok := e.claimHelpers[f]; ok {
+		return v
 	}
 	calls, claims := 0, 0
 	for _, b := range f.Blocks {
@@ -176,18 +180,21 @@ func syncMapClaimHelper(instr ssa.Instruction) bool {
 			}
 		}
 	}
-	return calls == 1 && claims == 1
+	if e.claimHelpers == nil {
+		e.claimHelpers = make(map[*ssa.Function]bool)
+	}
+	e.claimHelpers[f] = calls == 1 && claims == 1
+	return e.claimHelpers[f]
 }
 
-// throughOnly reports whether every way from a to b (in one function)
+// throughOnly reports whether every way from a to b (in fs's function)
 // runs via first.
-func throughOnly(a, via, b ssa.Instruction) bool {
+func (fs *funcState) throughOnly(a, via, b ssa.Instruction) bool {
 	ab, vb, bb := a.Block(), via.Block(), b.Block()
-	ai, vi, bi := instrIndex(a), instrIndex(via), instrIndex(b)
-	if ab == bb && ai < bi {
-		return vb == ab && ai < vi && vi < bi
+	if ab == bb && fs.before(a, b) {
+		return vb == ab && fs.before(a, via) && fs.before(via, b)
 	}
-	if vb == ab && ai < vi {
+	if vb == ab && fs.before(a, via) {
 		return true // via runs before the block is left
 	}
 	seen := map[*ssa.BasicBlock]bool{}
@@ -200,7 +207,7 @@ func throughOnly(a, via, b ssa.Instruction) bool {
 		}
 		seen[x] = true
 		if x == vb {
-			if x == bb && bi < vi {
+			if x == bb && fs.before(b, via) {
 				return false
 			}
 			continue // via runs before anything past it
@@ -211,10 +218,6 @@ func throughOnly(a, via, b ssa.Instruction) bool {
 		work = append(work, x.Succs...)
 	}
 	return true
-}
-
-func instrIndex(instr ssa.Instruction) int {
-	return slices.Index(instr.Block().Instrs, instr)
 }
 
 // isSyncMapPath reports whether the lock path p names a sync.Map (the

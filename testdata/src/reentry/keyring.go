@@ -296,3 +296,22 @@ func (s *sharedRegistry) Rename(id, name string) {
 	defer s.mu.Unlock()
 	s.names[id] = name
 }
+
+// A catalog behind a shared pointer lock that nothing write-locks: the
+// second read lock cannot get stuck behind a writer. Silent.
+type sharedCatalog struct {
+	mu     *sync.RWMutex
+	titles map[string]string
+}
+
+func (c *sharedCatalog) title(id string) string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.titles[id]
+}
+
+func (c *sharedCatalog) Heading(id string) string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return "== " + c.title(id)
+}

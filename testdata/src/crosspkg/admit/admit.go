@@ -194,3 +194,19 @@ func Evict(s *store.Set, old func(string) bool) {
 		return true
 	})
 }
+
+// EvictCopied removes from inside Each, which holds nothing while f
+// runs: silent.
+func EvictCopied(s *store.Set, old func(string) bool) {
+	s.Each(func(k string) {
+		if old(k) {
+			s.Remove(k)
+		}
+	})
+}
+
+// AdmitIndexedAtomic lets the generic index check and put in one
+// section: silent.
+func AdmitIndexedAtomic(x *store.Index[string], k string, limit int) bool {
+	return x.PutIfRoom(k, 1, limit)
+}

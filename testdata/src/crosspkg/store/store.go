@@ -271,3 +271,27 @@ func (s *Set) Range(f func(k string) bool) { // want Range:`^locks arg0.mu; take
 		}
 	}
 }
+
+// Each copies the items under the lock and calls f without it.
+func (s *Set) Each(f func(k string)) { // want Each:`^locks arg0.mu; takes arg0.mu first$`
+	s.mu.Lock()
+	items := make([]string, 0, len(s.items))
+	for k := range s.items {
+		items = append(items, k)
+	}
+	s.mu.Unlock()
+	for _, k := range items {
+		f(k)
+	}
+}
+
+// PutIfRoom checks the size and puts in one section.
+func (x *Index[K]) PutIfRoom(k K, v, limit int) bool { // want PutIfRoom:`locks arg0.mu`
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if len(x.m) >= limit {
+		return false
+	}
+	x.m[k] = v
+	return true
+}

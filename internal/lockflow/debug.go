@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"fmt"
+	"golang.org/x/tools/go/ssa"
 	"os"
 )
 
@@ -32,9 +33,32 @@ func (e *engine) explain(g *Gap) {
 	f := fieldClass(g.ReadLoc)
 	fmt.Fprintf(os.Stderr, "context %s lock=%s read=%s ownerUnlocked=%v countNonzero=%v worker=%v\n", g.Fn, lockClass(g.Lock), f,
 		g.ownerUnlocked, g.countNonzero, e.worker(g.Fn) != nil)
+	e.explainLocked(g.Fn, 0)
+	if root := e.worker(g.Fn); root != nil {
+		fmt.Fprintf(os.Stderr, "  worker %s in %s loops=%v repeatedly=%v owned=%v\n", e.pass.Fset.Position(root.Pos()), root.Parent(), loops(root), e.spawnedRepeatedly(root), e.ownedByWorker(g))
+	}
 	for _, w := range writers {
 		fmt.Fprintf(os.Stderr, "  writer %s insertOnly=%v increments=%v through=%v worker=%v escapes=%v started=%d calls=%d\n", w, insertOnly[w],
 			f != "" && e.onlyIncrements(w, f), f != "" && e.writesOnlyThrough(w, f, g.Fn),
 			e.worker(w) != nil, e.escapes[w], len(e.started[w]), len(e.calls[w]))
+	}
+}
+
+// explainLocked prints why fn is not known to run with a lock held: the
+// first call, up the package's call chain, made with none.
+func (e *engine) explainLocked(fn *ssa.Function, depth int) {
+	if !debugEnabled || depth > 8 {
+		return
+	}
+	if !e.callsKnown(fn) {
+		fmt.Fprintf(os.Stderr, "  %*scalls of %s not known (escapes=%v started=%d calls=%d)\n", depth, "", fn, e.escapes[fn], len(e.started[fn]), len(e.calls[fn]))
+		return
+	}
+	for _, c := range e.calls[fn] {
+		if !e.lockedCalls[c.instr] && !e.onlyCalledLocked(c.caller) {
+			fmt.Fprintf(os.Stderr, "  %*s%s calls %s unlocked at %s\n", depth, "", c.caller, fn, e.pass.Fset.Position(c.instr.Pos()))
+			e.explainLocked(c.caller, depth+1)
+			return
+		}
 	}
 }

@@ -1101,21 +1101,28 @@ func isFresh(v ssa.Value) bool {
 // sections of a lock it changes itself (saving state, removing it,
 // restoring it on purpose).
 func sequentialTest(fn *ssa.Function) bool {
+	top, ok := testRoot(fn)
+	// Parallel subtests run beside each other too.
+	return ok && !runsGoroutines(top, parallelTest, nil, nil)
+}
+
+// testRoot returns the function fn is (a closure of), when that is a
+// test, benchmark, fuzz target, example or suite test method.
+func testRoot(fn *ssa.Function) (*ssa.Function, bool) {
 	top := fn
 	for top.Parent() != nil {
 		top = top.Parent()
 	}
 	if !inTestFile(top) {
-		return false
+		return nil, false
 	}
 	// A suite's Test methods (testify's convention) run one at a time too.
 	name := top.Name()
 	if !strings.HasPrefix(name, "Test") && (top.Signature.Recv() != nil || !strings.HasPrefix(name, "Benchmark") &&
 		!strings.HasPrefix(name, "Fuzz") && !strings.HasPrefix(name, "Example")) {
-		return false
+		return nil, false
 	}
-	// Parallel subtests run beside each other too.
-	return !runsGoroutines(top, parallelTest, nil, nil)
+	return top, true
 }
 
 func parallelTest(callee *ssa.Function) bool {

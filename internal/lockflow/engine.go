@@ -125,7 +125,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
-		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || stagesFake(g) || e.ownedByTestGoroutine(g) ||
+		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
 			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
 			e.onlyMainGoroutine(g)
@@ -1137,7 +1137,13 @@ func parallelTest(callee *ssa.Function) bool {
 // loops) are taken to serve the test's calls, not to write the fake
 // behind its back, and so is a goroutine the test starts only to run a
 // server's Serve loop on a listener (servesListener).
-func stagesFake(g *Gap) bool {
+//
+// The fake's own methods are staged the same way when every value of the
+// fake is made by a sequential test (madeBySequentialTests): the code
+// under test calls them under a call of the test's, which waits for it.
+// Here the package's code must start no goroutine either (sequentialTest),
+// as two of its goroutines could call the fake at once.
+func (e *engine) stagesFake(g *Gap) bool {
 	if !locksFake(g) {
 		return false
 	}
@@ -1145,7 +1151,84 @@ func stagesFake(g *Gap) bool {
 	for top.Parent() != nil {
 		top = top.Parent()
 	}
-	return testEntry(top) && !runsGoroutines(top, parallelTest, inTestFile, servesListener)
+	if testEntry(top) {
+		return !runsGoroutines(top, parallelTest, inTestFile, servesListener)
+	}
+	recv := top.Signature.Recv()
+	return recv != nil && len(top.Params) > 0 && g.Lock.Root == top.Params[0] && e.madeBySequentialTests(recv.Type())
+}
+
+// madeBySequentialTests reports whether every value of t, a type the tests
+// declare (or a pointer to one), is allocated in a sequential test: by a
+// composite literal, new or a variable of the test (or a closure of it),
+// not in a helper, another type's field or a collection.
+func (e *engine) madeBySequentialTests(t types.Type) bool {
+	named, ok := types.Unalias(deref(t)).(*types.Named)
+	if !ok {
+		return false
+	}
+	holds := func(v types.Type) bool {
+		found := false
+		var walk func(types.Type, int)
+		walk = func(v types.Type, depth int) {
+			if found || depth > 4 {
+				return
+			}
+			switch u := types.Unalias(v).(type) {
+			case *types.Named:
+				if u.Origin() == named.Origin() {
+					found = true
+					return
+				}
+				if st, ok := u.Underlying().(*types.Struct); ok {
+					for i := range st.NumFields() {
+						walk(st.Field(i).Type(), depth+1)
+					}
+				}
+			case *types.Struct:
+				for i := range u.NumFields() {
+					walk(u.Field(i).Type(), depth+1)
+				}
+			case *types.Array:
+				walk(u.Elem(), depth+1)
+			}
+		}
+		walk(v, 0)
+		return found
+	}
+	made := 0
+	for _, fn := range e.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				v, ok := instr.(ssa.Value)
+				if !ok {
+					continue
+				}
+				var elem types.Type
+				switch x := v.(type) {
+				case *ssa.Alloc:
+					elem = deref(x.Type())
+				case *ssa.MakeSlice:
+					elem = x.Type().Underlying().(*types.Slice).Elem()
+				case *ssa.MakeMap:
+					elem = x.Type().Underlying().(*types.Map).Elem()
+				case *ssa.MakeChan:
+					elem = x.Type().Underlying().(*types.Chan).Elem()
+				default:
+					continue
+				}
+				if !holds(elem) {
+					continue
+				}
+				a, direct := v.(*ssa.Alloc)
+				if !direct || types.Unalias(deref(a.Type())) != types.Type(named) && !types.Identical(deref(a.Type()), named) || !sequentialTest(fn) {
+					return false
+				}
+				made++
+			}
+		}
+	}
+	return made > 0
 }
 
 // servesListener reports whether the go statement starts nothing but a

@@ -1138,11 +1138,9 @@ func parallelTest(callee *ssa.Function) bool {
 // behind its back, and so is a goroutine the test starts only to run a
 // server's Serve loop on a listener (servesListener).
 //
-// The fake's own methods are staged the same way when every value of the
-// fake is made by a sequential test (madeBySequentialTests): the code
-// under test calls them under a call of the test's, which waits for it.
-// Here the package's code must start no goroutine either (sequentialTest),
-// as two of its goroutines could call the fake at once.
+// A gap in a method of the fake itself (a stub that plays a competing
+// writer when the code under test calls it) is the same staging when
+// every value of the fake is made by such a test (fakeOfQuietTests).
 func (e *engine) stagesFake(g *Gap) bool {
 	if !locksFake(g) {
 		return false
@@ -1155,57 +1153,29 @@ func (e *engine) stagesFake(g *Gap) bool {
 		return !runsGoroutines(top, parallelTest, inTestFile, servesListener)
 	}
 	recv := top.Signature.Recv()
-	return recv != nil && len(top.Params) > 0 && g.Lock.Root == top.Params[0] && e.madeBySequentialTests(recv.Type())
+	return recv != nil && len(top.Params) > 0 && g.Lock.Root == top.Params[0] && e.fakeOfQuietTests(recv.Type(), lockClass(g.Lock))
 }
 
-// madeBySequentialTests reports whether every value of t, a type the tests
-// declare (or a pointer to one), is allocated in a sequential test: by a
-// composite literal, new or a variable of the test (or a closure of it),
-// not in a helper, another type's field or a collection.
-func (e *engine) madeBySequentialTests(t types.Type) bool {
+// fakeOfQuietTests reports whether every value of t, a type the tests
+// declare (or a pointer to one), is allocated in a test (by a composite
+// literal, new or a variable of the test or a closure of it; not in a
+// helper, another type's field or a collection) that neither runs a
+// subtest in parallel nor starts a goroutine, itself or in the code of
+// the package it calls, that may take lock class (testStartsLocker). The
+// code under test calls the fake's methods then on the test's behalf,
+// while the test waits, and no goroutine it starts takes the fake's lock
+// beside them. (Code of other packages is not seen, as elsewhere.)
+func (e *engine) fakeOfQuietTests(t types.Type, class string) bool {
 	named, ok := types.Unalias(deref(t)).(*types.Named)
 	if !ok {
 		return false
-	}
-	holds := func(v types.Type) bool {
-		found := false
-		var walk func(types.Type, int)
-		walk = func(v types.Type, depth int) {
-			if found || depth > 4 {
-				return
-			}
-			switch u := types.Unalias(v).(type) {
-			case *types.Named:
-				if u.Origin() == named.Origin() {
-					found = true
-					return
-				}
-				if st, ok := u.Underlying().(*types.Struct); ok {
-					for i := range st.NumFields() {
-						walk(st.Field(i).Type(), depth+1)
-					}
-				}
-			case *types.Struct:
-				for i := range u.NumFields() {
-					walk(u.Field(i).Type(), depth+1)
-				}
-			case *types.Array:
-				walk(u.Elem(), depth+1)
-			}
-		}
-		walk(v, 0)
-		return found
 	}
 	made := 0
 	for _, fn := range e.funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				v, ok := instr.(ssa.Value)
-				if !ok {
-					continue
-				}
 				var elem types.Type
-				switch x := v.(type) {
+				switch x := instr.(type) {
 				case *ssa.Alloc:
 					elem = deref(x.Type())
 				case *ssa.MakeSlice:
@@ -1217,11 +1187,14 @@ func (e *engine) madeBySequentialTests(t types.Type) bool {
 				default:
 					continue
 				}
-				if !holds(elem) {
+				if !holdsValueOf(elem, named, 0) {
 					continue
 				}
-				a, direct := v.(*ssa.Alloc)
-				if !direct || types.Unalias(deref(a.Type())) != types.Type(named) && !types.Identical(deref(a.Type()), named) || !sequentialTest(fn) {
+				if _, ok := instr.(*ssa.Alloc); !ok || !types.Identical(elem, named) {
+					return false
+				}
+				top, ok := testRoot(fn)
+				if !ok || e.testStartsLocker(top, class) {
 					return false
 				}
 				made++
@@ -1229,6 +1202,30 @@ func (e *engine) madeBySequentialTests(t types.Type) bool {
 		}
 	}
 	return made > 0
+}
+
+// holdsValueOf reports whether a value of type t is, or holds by value (in
+// a field or array element, a few levels deep), a value of named.
+func holdsValueOf(t types.Type, named *types.Named, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch u := types.Unalias(t).(type) {
+	case *types.Named:
+		if u.Origin() == named.Origin() {
+			return true
+		}
+		return holdsValueOf(u.Underlying(), named, depth+1)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if holdsValueOf(u.Field(i).Type(), named, depth+1) {
+				return true
+			}
+		}
+	case *types.Array:
+		return holdsValueOf(u.Elem(), named, depth+1)
+	}
+	return false
 }
 
 // servesListener reports whether the go statement starts nothing but a
@@ -1305,6 +1302,88 @@ func servesCall(c *ssa.CallCommon) bool {
 		}
 	}
 	return false
+}
+
+// testStartsLocker reports whether the test top runs a subtest in
+// parallel, starts a goroutine itself (or in the test code it calls), or
+// calls code of the package that starts one that may take the write lock
+// of class (see runsWriteLock) or whose code cannot be told (a group's Go,
+// time.AfterFunc).
+func (e *engine) testStartsLocker(top *ssa.Function, class string) bool {
+	return class == "" || runsGoroutines(top, parallelTest, inTestFile, nil) ||
+		runsGoroutines(top, parallelTest, nil, func(g *ssa.Go) bool { return !e.runsWriteLock(g, class) })
+}
+
+// runsWriteLock reports whether the goroutine g starts may take the write
+// lock of class: the function it runs, a closure it makes or a function of
+// the package it calls does; or what it runs is not known (a function
+// value it calls further on is not followed, as runsGoroutines does not
+// follow one either). An interface
+// method it calls is any of the package's methods of that name on a type
+// that implements the interface (another package's method would have to
+// call back into this one).
+func (e *engine) runsWriteLock(g *ssa.Go, class string) bool {
+	starts, known := e.callees(g.Common())
+	if !known {
+		return true
+	}
+	seen := make(map[*ssa.Function]bool)
+	var locks func(f *ssa.Function) bool
+	locks = func(f *ssa.Function) bool {
+		if seen[f] {
+			return false
+		}
+		seen[f] = true
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if op, ok := syncLockOp(c.Common()); ok {
+					if op.kind == opAcquire && op.mode == Write && lockClass(op.path) == class {
+						return true
+					}
+					continue
+				}
+				if callees, _ := e.callees(c.Common()); slices.ContainsFunc(callees, locks) {
+					return true
+				}
+			}
+		}
+		return slices.ContainsFunc(f.AnonFuncs, locks)
+	}
+	return slices.ContainsFunc(starts, locks)
+}
+
+// callees returns the functions of the package c may call: its static
+// callee (a closure's function), or for an interface method the package's
+// methods of that name on types implementing the interface; known is false
+// when c calls a function value.
+func (e *engine) callees(c *ssa.CallCommon) (fns []*ssa.Function, known bool) {
+	if c.IsInvoke() {
+		iface, ok := c.Value.Type().Underlying().(*types.Interface)
+		if !ok {
+			return nil, false
+		}
+		for _, fn := range e.funcs {
+			if recv := fn.Signature.Recv(); recv != nil && fn.Name() == c.Method.Name() && types.Implements(recv.Type(), iface) {
+				fns = append(fns, fn)
+			}
+		}
+		return fns, true
+	}
+	if _, builtin := c.Value.(*ssa.Builtin); builtin {
+		return nil, true
+	}
+	callee := c.StaticCallee()
+	if callee == nil {
+		return nil, false
+	}
+	if callee.Pkg == e.pkg {
+		fns = append(fns, callee)
+	}
+	return fns, true
 }
 
 // runsGoroutines reports whether fn, a closure it makes or a function of

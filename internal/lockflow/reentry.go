@@ -2,8 +2,6 @@ package lockflow
 
 import (
 	"go/token"
-	"go/types"
-	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -132,83 +130,17 @@ func (e *engine) writeLocked(p Path) bool {
 }
 
 // writeLockedBeside reports whether lock p's write lock can be taken (see
-// writeLocked) while fn holds its read lock. A sequential test (see
-// sequentialTest) holds it on its own goroutine: a writer can only be a
-// goroutine that the test, or the code of the package it calls, starts.
-// When none of those reaches a write lock of p's class (and none is
-// started in a way that hides what it runs: a group's Go, time.AfterFunc,
-// a parallel subtest), the Locks the test makes itself come before or
-// after its read lock, never in between.
+// writeLocked) while fn holds its read lock. A test holds it on its own
+// goroutine: a writer can only be a goroutine that the test, or the code
+// of the package it calls, starts (see testStartsLocker); when none of
+// them takes p's write lock, the Locks the test makes itself come before
+// or after its read lock, never in between.
 func (e *engine) writeLockedBeside(p Path, fn *ssa.Function) bool {
 	if !e.writeLocked(p) {
 		return false
 	}
 	top, ok := testRoot(fn)
-	if !ok {
-		return true
-	}
-	class := lockClass(p)
-	return runsGoroutines(top, parallelTest, nil, func(g *ssa.Go) bool { return !e.runsWriteLock(g, class) })
-}
-
-// runsWriteLock reports whether the goroutine g starts may take the write
-// lock of class: the function it runs, a closure it makes or a function of
-// its package it calls, statically, does; or what it runs is not known.
-// An interface method it runs is any of the package's methods of that
-// name on a type that implements the interface (another package's method
-// would have to call back into this one).
-func (e *engine) runsWriteLock(g *ssa.Go, class string) bool {
-	var starts []*ssa.Function
-	switch v := g.Call.Value.(type) {
-	case *ssa.Function:
-		starts = append(starts, v)
-	case *ssa.MakeClosure:
-		fn, ok := v.Fn.(*ssa.Function)
-		if !ok {
-			return true
-		}
-		starts = append(starts, fn)
-	default:
-		if !g.Call.IsInvoke() {
-			return true
-		}
-		iface, ok := v.Type().Underlying().(*types.Interface)
-		if !ok {
-			return true
-		}
-		for _, fn := range e.funcs {
-			if recv := fn.Signature.Recv(); recv != nil && fn.Name() == g.Call.Method.Name() && types.Implements(recv.Type(), iface) {
-				starts = append(starts, fn)
-			}
-		}
-	}
-	seen := make(map[*ssa.Function]bool)
-	var locks func(f *ssa.Function) bool
-	locks = func(f *ssa.Function) bool {
-		if seen[f] {
-			return false
-		}
-		seen[f] = true
-		for _, b := range f.Blocks {
-			for _, instr := range b.Instrs {
-				c, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				if op, ok := syncLockOp(c.Common()); ok {
-					if op.kind == opAcquire && op.mode == Write && lockClass(op.path) == class {
-						return true
-					}
-					continue
-				}
-				if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == e.pkg && locks(callee) {
-					return true
-				}
-			}
-		}
-		return slices.ContainsFunc(f.AnonFuncs, locks)
-	}
-	return slices.ContainsFunc(starts, locks)
+	return !ok || e.testStartsLocker(top, lockClass(p))
 }
 
 // maxReentryDepth bounds how many helpers deep a reentry is followed: a

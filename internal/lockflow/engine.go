@@ -125,7 +125,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
-		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || stagesFake(g) || e.ownedByTestGoroutine(g) ||
+		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
 			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
 			e.onlyMainGoroutine(g)
@@ -1101,21 +1101,28 @@ func isFresh(v ssa.Value) bool {
 // sections of a lock it changes itself (saving state, removing it,
 // restoring it on purpose).
 func sequentialTest(fn *ssa.Function) bool {
+	top, ok := testRoot(fn)
+	// Parallel subtests run beside each other too.
+	return ok && !runsGoroutines(top, parallelTest, nil, nil)
+}
+
+// testRoot returns the function fn is (a closure of), when that is a
+// test, benchmark, fuzz target, example or suite test method.
+func testRoot(fn *ssa.Function) (*ssa.Function, bool) {
 	top := fn
 	for top.Parent() != nil {
 		top = top.Parent()
 	}
 	if !inTestFile(top) {
-		return false
+		return nil, false
 	}
 	// A suite's Test methods (testify's convention) run one at a time too.
 	name := top.Name()
 	if !strings.HasPrefix(name, "Test") && (top.Signature.Recv() != nil || !strings.HasPrefix(name, "Benchmark") &&
 		!strings.HasPrefix(name, "Fuzz") && !strings.HasPrefix(name, "Example")) {
-		return false
+		return nil, false
 	}
-	// Parallel subtests run beside each other too.
-	return !runsGoroutines(top, parallelTest, nil, nil)
+	return top, true
 }
 
 func parallelTest(callee *ssa.Function) bool {
@@ -1130,7 +1137,11 @@ func parallelTest(callee *ssa.Function) bool {
 // loops) are taken to serve the test's calls, not to write the fake
 // behind its back, and so is a goroutine the test starts only to run a
 // server's Serve loop on a listener (servesListener).
-func stagesFake(g *Gap) bool {
+//
+// A gap in a method of the fake itself (a stub that plays a competing
+// writer when the code under test calls it) is the same staging when
+// every value of the fake is made by such a test (fakeOfQuietTests).
+func (e *engine) stagesFake(g *Gap) bool {
 	if !locksFake(g) {
 		return false
 	}
@@ -1138,7 +1149,83 @@ func stagesFake(g *Gap) bool {
 	for top.Parent() != nil {
 		top = top.Parent()
 	}
-	return testEntry(top) && !runsGoroutines(top, parallelTest, inTestFile, servesListener)
+	if testEntry(top) {
+		return !runsGoroutines(top, parallelTest, inTestFile, servesListener)
+	}
+	recv := top.Signature.Recv()
+	return recv != nil && len(top.Params) > 0 && g.Lock.Root == top.Params[0] && e.fakeOfQuietTests(recv.Type(), lockClass(g.Lock))
+}
+
+// fakeOfQuietTests reports whether every value of t, a type the tests
+// declare (or a pointer to one), is allocated in a test (by a composite
+// literal, new or a variable of the test or a closure of it; not in a
+// helper, another type's field or a collection) that neither runs a
+// subtest in parallel nor starts a goroutine, itself or in the code of
+// the package it calls, that may take lock class (testStartsLocker). The
+// code under test calls the fake's methods then on the test's behalf,
+// while the test waits, and no goroutine it starts takes the fake's lock
+// beside them. (Code of other packages is not seen, as elsewhere.)
+func (e *engine) fakeOfQuietTests(t types.Type, class string) bool {
+	named, ok := types.Unalias(deref(t)).(*types.Named)
+	if !ok {
+		return false
+	}
+	made := 0
+	for _, fn := range e.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var elem types.Type
+				switch x := instr.(type) {
+				case *ssa.Alloc:
+					elem = deref(x.Type())
+				case *ssa.MakeSlice:
+					elem = x.Type().Underlying().(*types.Slice).Elem()
+				case *ssa.MakeMap:
+					elem = x.Type().Underlying().(*types.Map).Elem()
+				case *ssa.MakeChan:
+					elem = x.Type().Underlying().(*types.Chan).Elem()
+				default:
+					continue
+				}
+				if !holdsValueOf(elem, named, 0) {
+					continue
+				}
+				if _, ok := instr.(*ssa.Alloc); !ok || !types.Identical(elem, named) {
+					return false
+				}
+				top, ok := testRoot(fn)
+				if !ok || e.testStartsLocker(top, class) {
+					return false
+				}
+				made++
+			}
+		}
+	}
+	return made > 0
+}
+
+// holdsValueOf reports whether a value of type t is, or holds by value (in
+// a field or array element, a few levels deep), a value of named.
+func holdsValueOf(t types.Type, named *types.Named, depth int) bool {
+	if depth > 4 {
+		return false
+	}
+	switch u := types.Unalias(t).(type) {
+	case *types.Named:
+		if u.Origin() == named.Origin() {
+			return true
+		}
+		return holdsValueOf(u.Underlying(), named, depth+1)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if holdsValueOf(u.Field(i).Type(), named, depth+1) {
+				return true
+			}
+		}
+	case *types.Array:
+		return holdsValueOf(u.Elem(), named, depth+1)
+	}
+	return false
 }
 
 // servesListener reports whether the go statement starts nothing but a
@@ -1215,6 +1302,88 @@ func servesCall(c *ssa.CallCommon) bool {
 		}
 	}
 	return false
+}
+
+// testStartsLocker reports whether the test top runs a subtest in
+// parallel, starts a goroutine itself (or in the test code it calls), or
+// calls code of the package that starts one that may take the write lock
+// of class (see runsWriteLock) or whose code cannot be told (a group's Go,
+// time.AfterFunc).
+func (e *engine) testStartsLocker(top *ssa.Function, class string) bool {
+	return class == "" || runsGoroutines(top, parallelTest, inTestFile, nil) ||
+		runsGoroutines(top, parallelTest, nil, func(g *ssa.Go) bool { return !e.runsWriteLock(g, class) })
+}
+
+// runsWriteLock reports whether the goroutine g starts may take the write
+// lock of class: the function it runs, a closure it makes or a function of
+// the package it calls does; or what it runs is not known (a function
+// value it calls further on is not followed, as runsGoroutines does not
+// follow one either). An interface
+// method it calls is any of the package's methods of that name on a type
+// that implements the interface (another package's method would have to
+// call back into this one).
+func (e *engine) runsWriteLock(g *ssa.Go, class string) bool {
+	starts, known := e.callees(g.Common())
+	if !known {
+		return true
+	}
+	seen := make(map[*ssa.Function]bool)
+	var locks func(f *ssa.Function) bool
+	locks = func(f *ssa.Function) bool {
+		if seen[f] {
+			return false
+		}
+		seen[f] = true
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				c, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if op, ok := syncLockOp(c.Common()); ok {
+					if op.kind == opAcquire && op.mode == Write && lockClass(op.path) == class {
+						return true
+					}
+					continue
+				}
+				if callees, _ := e.callees(c.Common()); slices.ContainsFunc(callees, locks) {
+					return true
+				}
+			}
+		}
+		return slices.ContainsFunc(f.AnonFuncs, locks)
+	}
+	return slices.ContainsFunc(starts, locks)
+}
+
+// callees returns the functions of the package c may call: its static
+// callee (a closure's function), or for an interface method the package's
+// methods of that name on types implementing the interface; known is false
+// when c calls a function value.
+func (e *engine) callees(c *ssa.CallCommon) (fns []*ssa.Function, known bool) {
+	if c.IsInvoke() {
+		iface, ok := c.Value.Type().Underlying().(*types.Interface)
+		if !ok {
+			return nil, false
+		}
+		for _, fn := range e.funcs {
+			if recv := fn.Signature.Recv(); recv != nil && fn.Name() == c.Method.Name() && types.Implements(recv.Type(), iface) {
+				fns = append(fns, fn)
+			}
+		}
+		return fns, true
+	}
+	if _, builtin := c.Value.(*ssa.Builtin); builtin {
+		return nil, true
+	}
+	callee := c.StaticCallee()
+	if callee == nil {
+		return nil, false
+	}
+	if callee.Pkg == e.pkg {
+		fns = append(fns, callee)
+	}
+	return fns, true
 }
 
 // runsGoroutines reports whether fn, a closure it makes or a function of

@@ -387,7 +387,7 @@ func (fs *funcState) noteTakenUnder(held []heldByRunner, body *ssa.Function, mc 
 					continue
 				}
 				for _, h := range held {
-					if h.path.key() != p.key() || h.mode == Read && t.op.mode == Read && !e.writeLocked(p) {
+					if h.path.key() != p.key() || h.mode == Read && t.op.mode == Read && !e.writeLockedBeside(p, body) {
 						continue
 					}
 					reported[p.key()] = true

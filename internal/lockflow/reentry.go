@@ -80,7 +80,7 @@ func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
 			continue
 		}
 		held, ok := s.lookup(p.key())
-		if !ok || held.claim || held.mode == Read && t.op.mode == Read && !fs.e.writeLocked(p) || len(held.openers) == 0 {
+		if !ok || held.claim || held.mode == Read && t.op.mode == Read && !fs.e.writeLockedBeside(p, fs.fn) || len(held.openers) == 0 {
 			continue
 		}
 		opener := fs.flow.acquires[held.openers[0]]
@@ -127,6 +127,20 @@ func (e *engine) writeLocked(p Path) bool {
 		}
 	}
 	return e.writeLockedClasses[class]
+}
+
+// writeLockedBeside reports whether lock p's write lock can be taken (see
+// writeLocked) while fn holds its read lock. A test holds it on its own
+// goroutine: a writer can only be a goroutine that the test, or the code
+// of the package it calls, starts (see testStartsLocker); when none of
+// them takes p's write lock, the Locks the test makes itself come before
+// or after its read lock, never in between.
+func (e *engine) writeLockedBeside(p Path, fn *ssa.Function) bool {
+	if !e.writeLocked(p) {
+		return false
+	}
+	top, ok := testRoot(fn)
+	return !ok || e.testStartsLocker(top, lockClass(p))
 }
 
 // maxReentryDepth bounds how many helpers deep a reentry is followed: a

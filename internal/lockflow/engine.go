@@ -1310,8 +1310,38 @@ func servesCall(c *ssa.CallCommon) bool {
 // of class (see runsWriteLock) or whose code cannot be told (a group's Go,
 // time.AfterFunc).
 func (e *engine) testStartsLocker(top *ssa.Function, class string) bool {
-	return class == "" || runsGoroutines(top, parallelTest, inTestFile, nil) ||
+	return class == "" || handsFunctionOut(top) || runsGoroutines(top, parallelTest, inTestFile, nil) ||
 		runsGoroutines(top, parallelTest, nil, func(g *ssa.Go) bool { return !e.runsWriteLock(g, class) })
+}
+
+// handsFunctionOut reports whether the test fn, or a closure of it, hands
+// a function to another package's code, which may run it on goroutines
+// of its own (a stress helper, an Eventually polling from one), other
+// than to testing's own methods or a test driver (testDriver) that runs
+// it on the test's goroutine.
+func handsFunctionOut(fn *ssa.Function) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			c := call.Common()
+			callee := c.StaticCallee()
+			if callee != nil && (callee.Pkg == fn.Pkg || callee.Pkg == nil || callee.Pkg.Pkg.Path() == "testing" || testDriver(c)) {
+				continue
+			}
+			if callee == nil && !c.IsInvoke() {
+				continue // calling a function value: what runs is the test's
+			}
+			for _, a := range c.Args {
+				if _, isFunc := a.Type().Underlying().(*types.Signature); isFunc {
+					return true
+				}
+			}
+		}
+	}
+	return slices.ContainsFunc(fn.AnonFuncs, handsFunctionOut)
 }
 
 // runsWriteLock reports whether the goroutine g starts may take the write

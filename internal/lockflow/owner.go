@@ -884,7 +884,7 @@ func isTestingType(t types.Type, name string) bool {
 // runBySubtest reports whether the closure fn is only made to be handed,
 // as the function to run, to testing's Run or Fuzz (Fuzz takes it as an
 // interface value; a literal that captures nothing is the function
-// itself, with no closure made).
+// itself, with no closure made), or to a test driver (testDriver).
 func runBySubtest(fn *ssa.Function) bool {
 	handed := func(v ssa.Value, r ssa.Instruction) bool {
 		if mi, ok := r.(*ssa.MakeInterface); ok {
@@ -894,7 +894,7 @@ func runBySubtest(fn *ssa.Function) bool {
 			v, r = mi, (*mi.Referrers())[0]
 		}
 		c, ok := r.(*ssa.Call)
-		if !ok || !testingMethod(c.Common(), "Run", "Fuzz") {
+		if !ok || !testingMethod(c.Common(), "Run", "Fuzz") && !testDriver(c.Common()) {
 			return false
 		}
 		args := c.Common().Args
@@ -924,6 +924,34 @@ func runBySubtest(fn *ssa.Function) bool {
 		}
 	}
 	return made > 0
+}
+
+// testDriver reports whether c hands a test's *testing.T (or a
+// testing.TB) to a function of another package that runs test cases
+// from data (datadriven.RunTest, a golden-file walker): it calls the
+// function it is also handed for one case after another, on the test's
+// goroutine, as t.Run does. A driver whose name says it runs them at
+// once (RunParallel, RunConcurrently, Stress) is not one.
+func testDriver(c *ssa.CallCommon) bool {
+	callee := c.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() == "testing" || c.Signature().Recv() != nil {
+		return false
+	}
+	name := strings.ToLower(callee.Name())
+	for _, word := range []string{"parallel", "concurren", "async", "stress", "race", "go"} {
+		if strings.Contains(name, word) {
+			return false
+		}
+	}
+	return slices.ContainsFunc(c.Args, func(a ssa.Value) bool {
+		return isTestingType(a.Type(), "T") || isTestingInterface(a.Type(), "TB")
+	})
+}
+
+// isTestingInterface reports whether t is testing's interface name.
+func isTestingInterface(t types.Type, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "testing" && n.Obj().Name() == name
 }
 
 // callsTesting reports whether fn calls one of testing's methods by name.

@@ -2319,8 +2319,8 @@ func (fs *funcState) heldAt(instr ssa.Instruction) lockState {
 	return s
 }
 
-// handedBack reports whether v is returned by the function (directly or
-// through phis and conversions).
+// handedBack reports whether v is returned by the function (directly,
+// through phis and conversions, or inside a new object returned).
 func (fs *funcState) handedBack(v ssa.Value) bool {
 	seen := map[ssa.Value]bool{}
 	work := []ssa.Value{v}
@@ -2348,6 +2348,11 @@ func (fs *funcState) handedBack(v ssa.Value) bool {
 			case *ssa.Store:
 				if a := fs.localRoot(r.Addr); a != nil && r.Val == x {
 					// A named result or captured local: follow its loads.
+					// A new object holding it (&wrapper{inner: x}): follow
+					// the object.
+					if a.Heap {
+						work = append(work, a)
+					}
 					if arefs := a.Referrers(); arefs != nil {
 						for _, ar := range *arefs {
 							if u, ok := ar.(*ssa.UnOp); ok {

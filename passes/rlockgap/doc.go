@@ -88,9 +88,12 @@
 // writes its owner's fields with no lock held), is not reported either
 // (see staleguard), nor a gap
 // inside a test that runs on one goroutine (no go statement, no group's
-// Go, no parallel subtest, no helper of the package starting one): what
+// Go, no parallel subtest, no helper of the package starting one; a
+// case driver handed the test's *testing.T, such as datadriven's RunTest,
+// runs its function on the test's goroutine as t.Run does): what
 // changes in between, the test changes itself; nor a test's staging of a
-// fake it declares when only the code under test starts goroutines. Nor is a gap in code that
+// fake it declares when only the code under test starts goroutines, or
+// in the fake's own method when every fake is made by such a test. Nor is a gap in code that
 // only package initialisation runs, or in a method a constructor calls on
 // the object it has just allocated, or on an object the function has
 // just allocated and lets out (returns, stores, hands on) only after the
@@ -115,7 +118,9 @@
 // the writer, and both hang (the sync documentation prohibits recursive
 // read locking for this reason). It is reported where some function of
 // the package write-locks the same lock; a lock only ever read-locked in
-// the package is left alone. The helper's reads are under the caller's
+// the package is left alone, and so is a recursive RLock in a test that
+// starts no goroutine, itself or through the package code it calls, that
+// could take the write lock in between. The helper's reads are under the caller's
 // lock: no gap is reported for them. Where the helper only locks around a
 // call of another function with its own arguments, the fix calls that
 // one.

@@ -198,6 +198,7 @@ type engine struct {
 
 	calledLockedMemo  map[*ssa.Function]bool
 	testGoroutineMemo map[*ssa.Function]bool
+	testLockerMemo    map[testLockerKey]bool // memo of testStartsLocker
 
 	funcs []*ssa.Function // the package's, as analysed
 	// writeLockedClasses: the locks (by lockClass) some function of the
@@ -1310,8 +1311,29 @@ func servesCall(c *ssa.CallCommon) bool {
 // of class (see runsWriteLock) or whose code cannot be told (a group's Go,
 // time.AfterFunc).
 func (e *engine) testStartsLocker(top *ssa.Function, class string) bool {
-	return class == "" || handsFunctionOut(top) || runsGoroutines(top, parallelTest, inTestFile, nil) ||
+	if class == "" {
+		return true
+	}
+	// Asked for every reentry and every allocation of a fake in a test:
+	// the walks below follow the package's calls, so each answer is kept.
+	key := testLockerKey{top, class}
+	if v, ok := e.testLockerMemo[key]; ok {
+		return v
+	}
+	v := handsFunctionOut(top) || runsGoroutines(top, parallelTest, inTestFile, nil) ||
 		runsGoroutines(top, parallelTest, nil, func(g *ssa.Go) bool { return !e.runsWriteLock(g, class) })
+	if e.testLockerMemo == nil {
+		e.testLockerMemo = make(map[testLockerKey]bool)
+	}
+	e.testLockerMemo[key] = v
+	return v
+}
+
+// testLockerKey is a test and a lock class testStartsLocker was asked
+// about.
+type testLockerKey struct {
+	top   *ssa.Function
+	class string
 }
 
 // handsFunctionOut reports whether the test fn, or a closure of it, hands

@@ -128,7 +128,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
 			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
-			e.onlyMainGoroutine(g)
+			e.onlyMainGoroutine(g) || e.serialisedByFramework(g)
 	})
 	e.markInitEntries()
 	e.markFreshEntries()
@@ -209,10 +209,14 @@ type engine struct {
 	mutexMaps map[string]bool
 	// Package initialisation (callctx.go): functions run only by it, and
 	// whether it starts a goroutine (nil until asked).
-	initOnlyMemo   map[*ssa.Function]bool
-	mainMemo       map[*ssa.Function]bool // onMainGoroutine
-	noGoroutines   *bool                  // startsNoGoroutine, once known
-	initGoroutines *bool
+	initOnlyMemo map[*ssa.Function]bool
+	mainMemo     map[*ssa.Function]bool // onMainGoroutine
+	// serialMemo: the framework callbacks each function runs under
+	// (frameworks.go); concurrentReconciles, once known.
+	serialMemo           map[*ssa.Function]string
+	concurrentReconciles *bool
+	noGoroutines         *bool // startsNoGoroutine, once known
+	initGoroutines       *bool
 	// fresh and lockedDeps: the fresh and locked entries of the package's
 	// dependencies in the module (fresh.go, lockedentries.go), read
 	// together by loadDepEntries; nil until asked.

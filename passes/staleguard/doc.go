@@ -105,7 +105,12 @@
 // candidates); a command (package main) none of whose functions starts a
 // goroutine, when the gap's function and every writer under its lock run
 // only where main and init call them (a cache behind a precautionary
-// mutex in a one-goroutine tool); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
+// mutex in a one-goroutine tool); state that only callbacks a framework runs one at a time
+// write, the gap's function running only under them too: a
+// controller-runtime reconciler's Reconcile (one worker, unless the
+// package sets MaxConcurrentReconciles) and what only it calls, or a
+// caddy v1 setup function, func(*caddy.Controller) error, and the
+// instance storage its Controller reaches (CoreDNS plugins); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers (the function starting it may
 // write the state first, before the go statement, itself or through
 // methods it calls on the new object: a checkpointer recovering its last

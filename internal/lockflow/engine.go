@@ -302,6 +302,11 @@ func memoised(m map[*ssa.Function]bool, fn *ssa.Function, compute func(*ssa.Func
 }
 
 func (e *engine) calledLocked(fn *ssa.Function) bool {
+	if namedLocked(fn) && !unlocksCallersLock(fn) {
+		// Its name says every caller holds the lock for it (a hook or
+		// method value calling it included), and it keeps it held.
+		return true
+	}
 	if !e.callsKnown(fn) {
 		return false
 	}
@@ -940,11 +945,19 @@ func expectsCallerLock(fn *ssa.Function) bool {
 	if fn.Parent() != nil {
 		return false
 	}
-	if strings.HasSuffix(fn.Name(), "Locked") || strings.HasSuffix(fn.Name(), "locked") {
+	if namedLocked(fn) {
 		return true
 	}
 	decl, ok := fn.Syntax().(*ast.FuncDecl)
 	return ok && decl.Doc != nil && saysLockHeld(decl.Doc.Text())
+}
+
+// namedLocked reports whether fn's name says, by Go's convention, that
+// its caller holds the lock for it (closeLocked, count_locked).
+func namedLocked(fn *ssa.Function) bool {
+	name := fn.Name()
+	return fn.Parent() == nil && (strings.HasSuffix(name, "Locked") || strings.HasSuffix(name, "locked")) &&
+		!strings.HasSuffix(name, "Unlocked") && !strings.HasSuffix(name, "unlocked")
 }
 
 var (

@@ -366,9 +366,13 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 						}
 					}
 				}
+				// direct: the function a call or go statement of the
+				// package's runs, as counted in calls or started.
+				direct := callee
 				if g, ok := instr.(*ssa.Go); ok {
 					if f, _ := calleeOf(e.pkg, g); f != nil && !unseen(f) {
 						e.started[f] = append(e.started[f], g)
+						direct = f
 					}
 				}
 				ops = instr.Operands(ops[:0])
@@ -376,6 +380,12 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					f, ok := (*o).(*ssa.Function)
 					if !ok {
 						continue
+					}
+					if d := e.declaredBehind(f); d != nil && !unseen(d) && !(i == 0 && d == direct) {
+						// A method value or an instance handed out, even
+						// to be called right here (go f()), runs the
+						// declared function where the package does not see.
+						e.escapes[d] = true
 					}
 					if _, isCall := instr.(*ssa.Call); unseen(f) || (isCall && i == 0 && f == callee) {
 						continue
@@ -563,6 +573,29 @@ func (e *engine) locksTransitively(caller *ssa.Function, c ssa.CallInstruction) 
 		}
 	}
 	return false
+}
+
+// declaredBehind returns the function of the package that a function
+// value stands for when it is not that function itself: a generic
+// function's instance, or the wrapper go/ssa makes for a method value
+// (x.m, whose $bound closure calls m) or a method expression. Handing
+// out either lets anyone call the declared function. Nil otherwise.
+func (e *engine) declaredBehind(f *ssa.Function) *ssa.Function {
+	if o := f.Origin(); o != nil {
+		return o
+	}
+	if f.Synthetic == "" || f.Parent() != nil {
+		return nil
+	}
+	obj, ok := f.Object().(*types.Func)
+	if !ok || obj.Pkg() != e.pkg.Pkg {
+		return nil
+	}
+	d := origin(e.pkg.Prog.FuncValue(obj))
+	if d == nil || d == f {
+		return nil
+	}
+	return d
 }
 
 // external reports whether f is a declared function of another package.

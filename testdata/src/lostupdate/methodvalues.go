@@ -1,0 +1,63 @@
+package lostupdate
+
+import (
+	"sync"
+	"time"
+)
+
+// Quota charges tenants. charge reads and writes a tenant's usage in two
+// sections of q.mu; Charge calls it under q.admit, which every other
+// charge holds too, so the sections are serialised. Silent.
+type Quota struct {
+	admit sync.Mutex
+	mu    sync.RWMutex
+	used  map[string]int
+}
+
+func (q *Quota) charge(tenant string, n int) {
+	q.mu.RLock()
+	used := q.used[tenant]
+	q.mu.RUnlock()
+	q.mu.Lock()
+	q.used[tenant] = used + n
+	q.mu.Unlock()
+}
+
+func (q *Quota) Charge(tenant string, n int) {
+	q.admit.Lock()
+	q.charge(tenant, n)
+	q.admit.Unlock()
+}
+
+// Meter has the same helper and the same locked caller, but it also
+// hands the helper out as a method value, run by a ticker goroutine with
+// no outer lock: a charge made in the gap is lost. Reported.
+type Meter struct {
+	admit sync.Mutex
+	mu    sync.RWMutex
+	used  map[string]int
+}
+
+func (m *Meter) charge(tenant string, n int) {
+	m.mu.RLock()
+	used := m.used[tenant]
+	m.mu.RUnlock()
+	m.mu.Lock() // want `m.mu is locked again for writing after RUnlock: the value written derives from used, read under the read lock; an update made in between is lost`
+	m.used[tenant] = used + n
+	m.mu.Unlock()
+}
+
+func (m *Meter) Charge(tenant string, n int) {
+	m.admit.Lock()
+	m.charge(tenant, n)
+	m.admit.Unlock()
+}
+
+func (m *Meter) Heartbeat(tenant string) {
+	tick := m.charge
+	go func() {
+		for range time.Tick(time.Second) {
+			tick(tenant, 1)
+		}
+	}()
+}

@@ -341,6 +341,12 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.counted = make(map[*types.Var]bool)
 	var ops []*ssa.Value
 	tf := fieldFuncs(funcs)
+	// invoked: unexported method names the package calls through an
+	// interface (only its own code can): any method of that name may run
+	// there.
+	invoked := make(map[string][]*types.Interface)
+	converted := make(map[types.Type]bool) // named types made into interface values
+
 	for _, fn := range funcs {
 		// Tests call the package's functions on their own, one goroutine
 		// at a time; the locking contract is what the package's own
@@ -351,6 +357,17 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 		unseen := func(f *ssa.Function) bool { return tests && !inTestFile(f) }
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if c, ok := instr.(ssa.CallInstruction); ok && c.Common().IsInvoke() && !tests && !c.Common().Method.Exported() {
+					if iface, ok := c.Common().Value.Type().Underlying().(*types.Interface); ok {
+						name := c.Common().Method.Name()
+						invoked[name] = append(invoked[name], iface)
+					}
+				}
+				if mi, ok := instr.(*ssa.MakeInterface); ok {
+					if n, ok := types.Unalias(deref(mi.X.Type())).(*types.Named); ok {
+						converted[n.Origin()] = true
+					}
+				}
 				var callee *ssa.Function
 				if c, ok := instr.(*ssa.Call); ok {
 					callee, _ = calleeOf(e.pkg, c)
@@ -440,6 +457,20 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					}
 				}
 			}
+		}
+	}
+	for _, fn := range funcs {
+		recv := fn.Signature.Recv()
+		if recv == nil {
+			continue
+		}
+		if n, ok := types.Unalias(deref(recv.Type())).(*types.Named); !ok || !converted[n.Origin()] {
+			continue
+		}
+		if slices.ContainsFunc(invoked[fn.Name()], func(iface *types.Interface) bool {
+			return types.Implements(recv.Type(), iface) || types.Implements(types.NewPointer(recv.Type()), iface)
+		}) {
+			e.escapes[fn] = true
 		}
 	}
 }

@@ -61,3 +61,34 @@ func (m *Meter) Heartbeat(tenant string) {
 		}
 	}()
 }
+
+// Budget's helper is also reached through an interface of the package's
+// own, from a goroutine that holds no outer lock. Reported.
+type Budget struct {
+	admit sync.Mutex
+	mu    sync.RWMutex
+	used  map[string]int
+}
+
+func (b *Budget) charge(tenant string, n int) {
+	b.mu.RLock()
+	used := b.used[tenant]
+	b.mu.RUnlock()
+	b.mu.Lock() // want `b.mu is locked again for writing after RUnlock: the value written derives from used, read under the read lock; an update made in between is lost`
+	b.used[tenant] = used + n
+	b.mu.Unlock()
+}
+
+func (b *Budget) Charge(tenant string, n int) {
+	b.admit.Lock()
+	b.charge(tenant, n)
+	b.admit.Unlock()
+}
+
+type charger interface{ charge(tenant string, n int) }
+
+func refund(c charger, tenant string) {
+	go c.charge(tenant, -1)
+}
+
+func (b *Budget) Cancel(tenant string) { refund(b, tenant) }

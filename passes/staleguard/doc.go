@@ -80,9 +80,10 @@
 // feeds logging; guard and mutation in one section; an entry keyed by
 // the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
 // across both sections (a textproto.Pipeline turn counts as one; so does
-// a lock every caller holds, or that a function named ...Locked says
-// its callers hold, a hook or method value calling it included, unless
-// it releases that lock itself, a keyed lock (Lock(key), Unlock(key))
+// a lock every caller holds (a method value handed out, or a call through
+// an interface, counts as a caller holding none), or that a function
+// named ...Locked says its callers hold, a hook or method value calling
+// it included, unless it releases that lock itself, a keyed lock (Lock(key), Unlock(key))
 // every caller holds on one of the call's arguments, a closure that sync.Map's Range or the sort
 // and slices functions call back counting as called where it is handed
 // over; so does a claim taken in the section of a mutex that made the

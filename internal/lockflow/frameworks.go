@@ -14,8 +14,9 @@ import (
 //
 //   - controller-runtime runs a controller's Reconcile on one worker
 //     unless its options raise MaxConcurrentReconciles. The callbacks are
-//     the Reconcile methods of one reconciler type; a package that sets
-//     the option anywhere gets no such context.
+//     the Reconcile methods of one reconciler type; a package that names
+//     the option (or GroupKindConcurrency) anywhere gets no such context.
+//     A manager-wide setting in another package is not seen.
 //   - caddy (v1, and CoreDNS's fork) runs the directives' setup functions,
 //     func(*caddy.Controller) error, one after another while it builds an
 //     instance; the instance storage a Controller reaches exists only for
@@ -137,13 +138,15 @@ func (e *engine) frameworkCallback(fn *ssa.Function) string {
 	return ""
 }
 
-// raisesConcurrentReconciles reports whether the package sets
-// controller-runtime's MaxConcurrentReconciles anywhere (memoised).
+// raisesConcurrentReconciles reports whether the package sets or reads
+// controller-runtime's MaxConcurrentReconciles or GroupKindConcurrency
+// anywhere (memoised). A manager-wide setting made in another package
+// (the command's ctrl.Options) is not seen.
 func (e *engine) raisesConcurrentReconciles() bool {
 	if e.concurrentReconciles == nil {
 		found := false
 		for id, obj := range e.pass.TypesInfo.Uses {
-			if v, ok := obj.(*types.Var); ok && v.IsField() && id.Name == "MaxConcurrentReconciles" {
+			if v, ok := obj.(*types.Var); ok && v.IsField() && (id.Name == "MaxConcurrentReconciles" || id.Name == "GroupKindConcurrency") {
 				found = true
 				break
 			}

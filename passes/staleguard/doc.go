@@ -111,7 +111,9 @@
 // mutex in a one-goroutine tool); state that only callbacks a framework runs one at a time
 // write, the gap's function running only under them too: a
 // controller-runtime reconciler's Reconcile (one worker, unless the
-// package sets MaxConcurrentReconciles) and what only it calls, or a
+// package names MaxConcurrentReconciles or GroupKindConcurrency; a
+// manager-wide setting made in another package is not seen) and what
+// only it calls, or a
 // caddy v1 setup function, func(*caddy.Controller) error, and the
 // instance storage its Controller reaches (CoreDNS plugins); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
 // the lock merely publishes to readers (the function starting it may

@@ -120,14 +120,17 @@ func walkPath(p Path, field func(holder types.Type, f *types.Var, isLast bool)) 
 	return t
 }
 
+// deref strips pointers off t. A named pointer type may point to itself
+// (type P *P, met in encoding/gob's tests), so it gives up after a few.
 func deref(t types.Type) types.Type {
-	for {
+	for range 16 {
 		p, ok := t.Underlying().(*types.Pointer)
 		if !ok {
 			return t
 		}
 		t = p.Elem()
 	}
+	return t
 }
 
 // ownedByWorker reports whether the gap's function and every writer of

@@ -176,7 +176,8 @@ func inPackage(t types.Type, path string) bool {
 
 // deferredInPlace reports whether the closure fn is only ever called, or
 // deferred, by the function that makes it: never started as a goroutine
-// nor handed on.
+// nor handed on. (onlyCalled, for the call structure, takes go
+// statements and leaves out defers: the opposite choice.)
 func deferredInPlace(fn *ssa.Function) bool {
 	made := false
 	for _, b := range fn.Parent().Blocks {
@@ -187,16 +188,8 @@ func deferredInPlace(fn *ssa.Function) bool {
 			}
 			made = true
 			for _, r := range *mc.Referrers() {
-				switch c := r.(type) {
-				case *ssa.Call:
-					if c.Call.Value != mc || slices.Contains(c.Call.Args, ssa.Value(mc)) {
-						return false
-					}
-				case *ssa.Defer:
-					if c.Call.Value != mc || slices.Contains(c.Call.Args, ssa.Value(mc)) {
-						return false
-					}
-				default:
+				c, ok := r.(ssa.CallInstruction)
+				if _, started := r.(*ssa.Go); !ok || started || c.Common().Value != mc || slices.Contains(c.Common().Args, ssa.Value(mc)) {
 					return false
 				}
 			}

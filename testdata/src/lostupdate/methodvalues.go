@@ -7,7 +7,9 @@ import (
 
 // Quota charges tenants. charge reads and writes a tenant's usage in two
 // sections of q.mu; Charge calls it under q.admit, which every other
-// charge holds too, so the sections are serialised. Silent.
+// charge holds too, so the sections are serialised. Its charge fits the
+// charger interface below as Budget's does, but no Quota is ever made
+// into an interface value, so no interface call can reach it. Silent.
 type Quota struct {
 	admit sync.Mutex
 	mu    sync.RWMutex

@@ -90,3 +90,21 @@ func Setup() error {
 	}
 	return controller.New("backups", controller.Options{Reconciler: &BackupReconciler{running: map[string]bool{}}})
 }
+
+// Syncer has a Reconcile method too, but not controller-runtime's: it
+// takes a plain key, and its package's workers call it from several
+// goroutines at once. Reported.
+type Syncer struct {
+	mu     sync.Mutex
+	synced map[string]int
+}
+
+func (s *Syncer) Reconcile(ctx context.Context, key string) (int, error) {
+	s.mu.Lock()
+	n := s.synced[key]
+	s.mu.Unlock()
+	s.mu.Lock() // want `s.mu is locked again after the section that checked: the value written derives from n, read in an earlier section; an update made in between is lost; re-read it in this section`
+	s.synced[key] = n + 1
+	s.mu.Unlock()
+	return n + 1, ctx.Err()
+}

@@ -2670,18 +2670,18 @@ func declaredInTest(prog *ssa.Program, t types.Type) (test, ok bool) {
 // function allocated and never lets another goroutine reach: it is only
 // dereferenced here or handed to functions of the package that do the
 // same (no go statement, closure, store, send or interface conversion on
-// the way), so no one can act between the sections.
+// the way), so no one can act between the sections. The lock must be
+// the object's own: one reached through a pointer (s.host.mu) belongs to
+// whatever the pointer points to, which may be shared however new s is;
+// and a variable holding a pointer (captured by a closure) is not the
+// object it points to (newInCapturedVar follows it).
 func (fs *funcState) unsharedLocal(g *Gap) bool {
 	a, ok := g.Lock.Root.(*ssa.Alloc)
-	if !ok || a.Parent() != fs.fn {
-		return false
-	}
-	if staysLocal(a, 0) {
+	if ok && a.Parent() == fs.fn && (g.Lock.Steps == "" || ownFields(g.Lock.Steps)) &&
+		(staysLocal(a, 0) || fs.unpublishedAt(a, g.BOpenInst)) {
 		return true
 	}
-	// A variable holding a pointer (captured by a closure) is not the
-	// object it points to.
-	return !strings.HasPrefix(g.Lock.Steps, "*;") && fs.unpublishedAt(a, g.BOpenInst)
+	return fs.newInCapturedVar(g)
 }
 
 // unpublishedAt reports whether no use that could let another goroutine

@@ -99,7 +99,9 @@
 // only package initialisation runs, or in a method a constructor calls on
 // the object it has just allocated, or on an object the function has
 // just allocated and lets out (returns, stores, hands on) only after the
-// gap, or in the function a singleflight
+// gap (closures over the variable holding it may run in place or be kept
+// in the object; a lock behind one of its pointer fields is not its own),
+// or in the function a singleflight
 // group runs for a key (see staleguard). Nor is a lookup and store of an
 // entry keyed by the *http.Request of one ServeHTTP call (passed down
 // through functions only the package calls): the server hands every call

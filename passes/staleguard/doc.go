@@ -161,7 +161,10 @@
 // initialisation runs (a registry filled from init functions), unless the
 // package's init code starts a goroutine; an object the function has
 // just allocated and lets out only after the gap (a value built and
-// filled, then returned); a method that every caller in
+// filled, then returned), also when closures capture the variable
+// holding it, as long as they run in place (a range-over-func loop's
+// body) or are kept in the object itself, and when its lock is its own
+// (not behind a pointer field, which may point to shared state); a method that every caller in
 // the package hands an object it has just allocated and shown no one
 // (a constructor restoring its new value before returning it), when the
 // method keeps the object to itself and starts no goroutine; a method

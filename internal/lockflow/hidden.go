@@ -14,14 +14,15 @@ import (
 // method's calls (as they are for an unexported function).
 
 // hiddenMethod reports whether fn is an exported method of an unexported
-// type of the package whose values no other package can obtain.
+// type of the package whose values no other package can obtain (for a
+// generic type, values of none of its instances).
 func (e *engine) hiddenMethod(fn *ssa.Function) bool {
 	recv := fn.Signature.Recv()
 	if recv == nil || fn.Pkg != e.pkg {
 		return false
 	}
 	named, ok := types.Unalias(deref(recv.Type())).(*types.Named)
-	if !ok || named.Obj().Exported() || named.Obj().Pkg() != e.pkg.Pkg || named.TypeParams().Len() > 0 {
+	if !ok || named.Obj().Exported() || named.Obj().Pkg() != e.pkg.Pkg {
 		return false
 	}
 	if e.hiddenTypes == nil {
@@ -37,7 +38,7 @@ func (e *engine) hiddenMethod(fn *ssa.Function) bool {
 }
 
 func (e *engine) typeHidden(t *types.Named) bool {
-	is := func(x types.Type) bool { return types.Identical(types.Unalias(deref(x)), t) }
+	is := func(x types.Type) bool { return sameOrigin(deref(x), t) }
 	scope := e.pkg.Pkg.Scope()
 	for _, name := range scope.Names() {
 		obj := scope.Lookup(name)
@@ -90,6 +91,14 @@ func (e *engine) typeHidden(t *types.Named) bool {
 	return true
 }
 
+// sameOrigin reports whether x is the named type t or an instance of the
+// same generic type: a method of a generic type is one function for all
+// its instances, so values of any of them are its receivers.
+func sameOrigin(x types.Type, t *types.Named) bool {
+	n, ok := types.Unalias(x).(*types.Named)
+	return ok && n.Origin() == t.Origin()
+}
+
 func resultsMention(sig *types.Signature, t *types.Named) bool {
 	for v := range sig.Results().Variables() {
 		if typeMentions(v.Type(), t, 0) {
@@ -107,7 +116,7 @@ func typeMentions(x types.Type, t *types.Named, depth int) bool {
 		return true
 	}
 	x = types.Unalias(x)
-	if types.Identical(x, t) {
+	if sameOrigin(x, t) {
 		return true
 	}
 	switch u := x.(type) {

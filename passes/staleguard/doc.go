@@ -174,7 +174,8 @@
 // the object's own sync.Once runs it (a refresher on a ticker); a caller's
 // outer lock counted for an exported method of an unexported type that
 // no other package can get hold of (no exported result, field or
-// variable carries it, no struct embeds it, no interface holds it); with
+// variable carries it, no struct embeds it, no interface holds it; for a
+// generic type, no instance of it); with
 // lockgap's own driver, a gap reached only through exported functions
 // or methods that every caller in the module calls with a lock held (a
 // ledger's Reserve, called under the biller's per-account stripe); a

@@ -236,9 +236,10 @@ func (c *cellUses) objectStaysIn(v ssa.Value, f *ssa.Function) bool {
 }
 
 // fieldStaysIn reports whether the address of a field of the object is
-// used only to load and store the field, call methods on it or lock it,
-// or handed on when it is not the field the lock lives in. A load of a
-// hook field lets the object out with the closure.
+// used only to load and store the field, lock it, or hand it to code that
+// keeps it local; a field other than the one the lock lives in may be
+// handed to any call but a go statement. A load of a hook field lets the
+// object out with the closure.
 func (c *cellUses) fieldStaysIn(fa *ssa.FieldAddr, depth int) bool {
 	name := ""
 	if v := fieldVar(fa.X.Type(), fa.Field); v != nil {
@@ -264,7 +265,10 @@ func (c *cellUses) fieldStaysIn(fa *ssa.FieldAddr, depth int) bool {
 				return false
 			}
 			if depth == 0 && name == c.lockField {
-				if _, lock := syncLockOp(x.Common()); !lock && !isMethodOn(x.Common(), fa) {
+				// The lock's own field: locked, or handed only to code of
+				// the package that keeps it local (a method starting a
+				// goroutine over it would share it).
+				if _, lock := syncLockOp(x.Common()); !lock && !refStaysLocal(fa, x, 0) {
 					return false
 				}
 			}
@@ -273,12 +277,6 @@ func (c *cellUses) fieldStaysIn(fa *ssa.FieldAddr, depth int) bool {
 		}
 	}
 	return true
-}
-
-// isMethodOn reports whether call calls a method with v as its receiver
-// and nowhere else among its arguments.
-func isMethodOn(call *ssa.CallCommon, v ssa.Value) bool {
-	return !call.IsInvoke() && call.Signature().Recv() != nil && len(call.Args) > 0 && call.Args[0] == v && !slices.Contains(call.Args[1:], v)
 }
 
 // cannotPrecede reports whether p can never run before at in one call of

@@ -1,6 +1,7 @@
 package startup
 
 import (
+	"fmt"
 	"iter"
 	"sync"
 )
@@ -161,4 +162,72 @@ func newHookedSet(list []*plugin) *pluginSet {
 	}
 	s.name = describe()
 	return s
+}
+
+// kindCache is kept by value in a registry; its refresher runs on a
+// goroutine of its own once started.
+type kindCache struct {
+	mu    sync.RWMutex
+	kinds map[string]*plugin
+	tick  chan string
+}
+
+func (c *kindCache) get(kind string) *plugin {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.kinds[kind]
+}
+
+func (c *kindCache) add(kind string) {
+	c.mu.Lock()
+	c.kinds[kind] = &plugin{kind: kind}
+	c.mu.Unlock()
+}
+
+func (c *kindCache) reset() {
+	c.mu.Lock()
+	c.kinds = map[string]*plugin{}
+	c.mu.Unlock()
+}
+
+func (c *kindCache) start() {
+	go func() {
+		for k := range c.tick {
+			c.add(k)
+		}
+	}()
+}
+
+type kindRegistry struct {
+	cache kindCache
+	name  func() string
+}
+
+// newKindRegistry resets its new cache (a method that keeps it to
+// itself) before filling it. Silent.
+func newKindRegistry(kinds []string) *kindRegistry {
+	r := &kindRegistry{}
+	r.name = func() string { return fmt.Sprint(len(r.cache.kinds)) }
+	r.cache.reset()
+	for _, k := range kinds {
+		if r.cache.get(k) == nil {
+			r.cache.add(k)
+		}
+	}
+	return r
+}
+
+// newLiveKindRegistry starts the cache's refresher first: a goroutine
+// has the cache, and its lock, before the gap. Reported.
+func newLiveKindRegistry(kinds []string) *kindRegistry {
+	r := &kindRegistry{cache: kindCache{tick: make(chan string)}}
+	r.name = func() string { return fmt.Sprint(len(r.cache.kinds)) }
+	r.cache.reset()
+	r.cache.start()
+	for _, k := range kinds {
+		if r.cache.get(k) == nil {
+			r.cache.add(k) // want `r.cache.mu is locked again for writing by r.cache.add after RUnlock`
+		}
+	}
+	return r
 }

@@ -38,7 +38,7 @@ func (e *engine) explain(g *Gap) {
 		fmt.Fprintf(os.Stderr, "  framework %q serialised=%v\n", ctx, e.serialisedByFramework(g))
 	}
 	if root := e.worker(g.Fn); root != nil {
-		fmt.Fprintf(os.Stderr, "  worker %s in %s loops=%v repeatedly=%v owned=%v\n", e.pass.Fset.Position(root.Pos()), root.Parent(), loops(root), e.spawnedRepeatedly(root), e.ownedByWorker(g))
+		fmt.Fprintf(os.Stderr, "  worker %s in %s loops=%v repeatedly=%v owned=%v\n", e.pass.Fset.Position(root.instr.Pos()), root.Parent(), loops(root), e.spawnedRepeatedly(root), e.ownedByWorker(g))
 	}
 	for _, w := range writers {
 		fmt.Fprintf(os.Stderr, "  writer %s insertOnly=%v increments=%v through=%v worker=%v escapes=%v started=%d calls=%d framework=%q\n", w, insertOnly[w],

@@ -184,7 +184,7 @@ type engine struct {
 	escapes     map[*ssa.Function]bool
 	// Goroutines: the go statements starting each function, and the
 	// functions writing under each lock class (see owner.go).
-	started map[*ssa.Function][]*ssa.Go
+	started map[*ssa.Function][]*goStart
 	writers map[string][]*ssa.Function
 	// fieldWriters: the functions writing each field under a lock;
 	// insertOnly: those whose every write of the field (a map) adds an
@@ -194,7 +194,7 @@ type engine struct {
 	// fieldWrites: for each field and function in fieldWriters, how the
 	// function writes it (see fieldWrite).
 	fieldWrites map[string]map[*ssa.Function]*fieldWrite
-	workers     map[*ssa.Function]*ssa.Go // memo of worker
+	workers     map[*ssa.Function]*goStart // memo of worker
 
 	calledLockedMemo  map[*ssa.Function]bool
 	testGoroutineMemo map[*ssa.Function]bool
@@ -327,12 +327,12 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.calls = make(map[*ssa.Function][]staticCall)
 	e.lockedCalls = make(map[ssa.Instruction]bool)
 	e.escapes = make(map[*ssa.Function]bool)
-	e.started = make(map[*ssa.Function][]*ssa.Go)
+	e.started = make(map[*ssa.Function][]*goStart)
 	e.writers = make(map[string][]*ssa.Function)
 	e.fieldWriters = make(map[string][]*ssa.Function)
 	e.insertOnly = make(map[string]map[*ssa.Function]bool)
 	e.fieldWrites = make(map[string]map[*ssa.Function]*fieldWrite)
-	e.workers = make(map[*ssa.Function]*ssa.Go)
+	e.workers = make(map[*ssa.Function]*goStart)
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
 	e.testGoroutineMemo = make(map[*ssa.Function]bool)
 	e.initOnlyMemo = make(map[*ssa.Function]bool)
@@ -386,16 +386,22 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 				// direct: the function a call or go statement of the
 				// package's runs, as counted in calls or started.
 				direct := callee
-				if g, ok := instr.(*ssa.Go); ok {
-					if f, _ := calleeOf(e.pkg, g); f != nil && !unseen(f) {
-						e.started[f] = append(e.started[f], g)
-						direct = f
-					}
+				gs := e.asGoStart(instr)
+				if f := e.startedFunc(gs); f != nil && !unseen(f) {
+					e.started[f] = append(e.started[f], gs)
+					direct = f
 				}
+				// A closure made only to be handed to a Go method is
+				// started there (counted in started), not handed out.
+				mc, _ := instr.(*ssa.MakeClosure)
+				startedHere := mc != nil && startsClosure(mc)
 				ops = instr.Operands(ops[:0])
 				for i, o := range ops {
 					f, ok := (*o).(*ssa.Function)
 					if !ok {
+						continue
+					}
+					if startedHere || gs != nil && gs.value == ssa.Value(f) && i > 0 {
 						continue
 					}
 					if d := e.declaredBehind(f); d != nil && !unseen(d) && !(i == 0 && d == direct) {

@@ -36,7 +36,7 @@ func (e *engine) seededThenRefreshed(g *Gap) bool {
 	if f == "" {
 		return false
 	}
-	var worker *ssa.Go
+	var worker *goStart
 	for _, c := range e.calls[fn] {
 		call, ok := c.instr.(ssa.CallInstruction)
 		if !ok || c.callback || inLoop(c.instr.Block()) && !e.runsOnOnceWorker(c.caller) {
@@ -75,7 +75,7 @@ func (e *engine) runsOnOnceWorker(fn *ssa.Function) bool {
 // starts it, captured, and the go statement runs inside a closure handed
 // only to that receiver's own sync.Once: one goroutine per object. (The
 // receiver is captured by reference: a cell the method fills with it.)
-func (e *engine) onceStartedCapturing(w *ssa.Function, recv ssa.Value) *ssa.Go {
+func (e *engine) onceStartedCapturing(w *ssa.Function, recv ssa.Value) *goStart {
 	if !e.runsOnOnceWorker(w) {
 		return nil
 	}
@@ -89,7 +89,7 @@ func (e *engine) onceStartedCapturing(w *ssa.Function, recv ssa.Value) *ssa.Go {
 		return nil
 	}
 	gs := e.started[w][0]
-	mc, ok := gs.Call.Value.(*ssa.MakeClosure)
+	mc, ok := gs.value.(*ssa.MakeClosure)
 	if !ok || mc.Fn != w || inLoop(gs.Block()) {
 		return nil
 	}

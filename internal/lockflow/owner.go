@@ -177,7 +177,7 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 // else touches the field but the function starting the worker, before it
 // does (a constructor filling it). Then that holder is the worker's alone,
 // whatever its type's methods do to other holders for other callers.
-func (e *engine) heldPrivately(lock Path, root *ssa.Go) bool {
+func (e *engine) heldPrivately(lock Path, root *goStart) bool {
 	var keeper *types.Var
 	var holder types.Type
 	walkPath(lock, func(h types.Type, f *types.Var, isLast bool) {
@@ -203,7 +203,7 @@ func (e *engine) heldPrivately(lock Path, root *ssa.Go) bool {
 					if !onlyMethodsCalled(field, holder) {
 						return false
 					}
-				case fn == root.Parent() && runsAfter(instr, root) && !inLoop(b):
+				case fn == root.Parent() && runsAfter(instr, root.instr) && !inLoop(b):
 					// Filled before the worker starts.
 				default:
 					return false
@@ -297,18 +297,18 @@ func (e *engine) stateWriters(g *Gap) (writers []*ssa.Function, insertOnly map[*
 // state has one goroutine writing it, whatever the number of objects.
 // Methods the starting function calls on the new object before starting
 // the worker (recovering saved state) write it before the worker exists.
-func (e *engine) perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function, insertOnly map[*ssa.Function]bool) bool {
+func (e *engine) perObjectWorker(root *goStart, g *Gap, writers []*ssa.Function, insertOnly map[*ssa.Function]bool) bool {
 	if e.perObjectClosure(root, g) {
 		return onlyWriter(g.Fn, writers)
 	}
-	fn := root.Call.StaticCallee()
-	if fn == nil || fn.Signature.Recv() == nil || len(root.Call.Args) == 0 || len(fn.Params) == 0 || len(g.Fn.Params) == 0 {
+	fn := root.callee()
+	if fn == nil || fn.Signature.Recv() == nil || len(root.args) == 0 || len(fn.Params) == 0 || len(g.Fn.Params) == 0 {
 		return false
 	}
 	if fn != g.Fn && !e.calledOnReceiver(g.Fn, fn) {
 		return false
 	}
-	obj, ok := root.Call.Args[0].(*ssa.Alloc)
+	obj, ok := root.args[0].(*ssa.Alloc)
 	if !ok || obj.Parent() != root.Parent() || inLoop(root.Block()) && obj.Block() != root.Block() {
 		return false
 	}
@@ -332,15 +332,15 @@ func (e *engine) perObjectWorker(root *ssa.Go, g *Gap, writers []*ssa.Function, 
 // worker on an object it has just allocated and writes that object's
 // state (itself, or through the writers it calls) only before the go
 // statement.
-func (e *engine) startsWorkerAfterWrites(w *ssa.Function, root *ssa.Go, writers []*ssa.Function) bool {
-	if w != root.Parent() || len(root.Call.Args) == 0 {
+func (e *engine) startsWorkerAfterWrites(w *ssa.Function, root *goStart, writers []*ssa.Function) bool {
+	if w != root.Parent() || len(root.args) == 0 {
 		return false
 	}
-	obj, ok := root.Call.Args[0].(*ssa.Alloc)
+	obj, ok := root.args[0].(*ssa.Alloc)
 	if !ok || obj.Parent() != w {
 		return false
 	}
-	before := func(instr ssa.Instruction) bool { return !inLoop(instr.Block()) && runsAfter(instr, root) }
+	before := func(instr ssa.Instruction) bool { return !inLoop(instr.Block()) && runsAfter(instr, root.instr) }
 	for _, b := range w.Blocks {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
@@ -375,24 +375,24 @@ func (e *engine) calledOnReceiver(m, outer *ssa.Function) bool {
 
 // beforeWorkerOf is beforeWorker for a go statement starting a method of
 // an object its function has just allocated.
-func (e *engine) beforeWorkerOf(w *ssa.Function, root *ssa.Go) bool {
-	if len(root.Call.Args) == 0 {
+func (e *engine) beforeWorkerOf(w *ssa.Function, root *goStart) bool {
+	if len(root.args) == 0 {
 		return false
 	}
-	obj, ok := root.Call.Args[0].(*ssa.Alloc)
+	obj, ok := root.args[0].(*ssa.Alloc)
 	return ok && obj.Parent() == root.Parent() && e.beforeWorker(w, obj, root)
 }
 
 // beforeWorker reports whether the method w runs only where the function
 // starting the worker calls it on the new object, before the go statement.
-func (e *engine) beforeWorker(w *ssa.Function, obj *ssa.Alloc, root *ssa.Go) bool {
+func (e *engine) beforeWorker(w *ssa.Function, obj *ssa.Alloc, root *goStart) bool {
 	if !e.callsKnown(w) || w.Signature.Recv() == nil {
 		return false
 	}
 	for _, c := range e.calls[w] {
 		call, ok := c.instr.(ssa.CallInstruction)
 		if !ok || c.callback || c.caller != root.Parent() || len(call.Common().Args) == 0 || call.Common().Args[0] != obj ||
-			inLoop(call.Block()) || !runsAfter(c.instr, root) {
+			inLoop(call.Block()) || !runsAfter(c.instr, root.instr) {
 			return false
 		}
 	}
@@ -404,9 +404,9 @@ func (e *engine) beforeWorker(w *ssa.Function, obj *ssa.Alloc, root *ssa.Go) boo
 // reads that object's own state through it, and the method runs once per
 // object: its one caller in the package calls it on an object it has just
 // allocated, once per allocation (a server starting its signal handler).
-func (e *engine) perObjectClosure(root *ssa.Go, g *Gap) bool {
-	mc, ok := root.Call.Value.(*ssa.MakeClosure)
-	if !ok || mc.Fn != g.Fn || len(root.Call.Args) != 0 {
+func (e *engine) perObjectClosure(root *goStart, g *Gap) bool {
+	mc, ok := root.value.(*ssa.MakeClosure)
+	if !ok || mc.Fn != g.Fn || len(root.args) != 0 {
 		return false
 	}
 	m := root.Parent()
@@ -517,7 +517,7 @@ func (fs *funcState) insertsIfAbsent(w *writeSite, k pathKey) bool {
 // started by it, or called only (statically, in the package) by functions
 // that run under it, and cannot be called from elsewhere. Memoised; a
 // function on a cycle of calls counts as nil while its cycle is explored.
-func (e *engine) worker(fn *ssa.Function) *ssa.Go {
+func (e *engine) worker(fn *ssa.Function) *goStart {
 	if r, ok := e.workers[fn]; ok {
 		return r
 	}
@@ -527,7 +527,7 @@ func (e *engine) worker(fn *ssa.Function) *ssa.Go {
 	return r
 }
 
-func (e *engine) findWorker(fn *ssa.Function) *ssa.Go {
+func (e *engine) findWorker(fn *ssa.Function) *goStart {
 	if e.escapes[fn] {
 		return nil
 	}
@@ -537,8 +537,8 @@ func (e *engine) findWorker(fn *ssa.Function) *ssa.Go {
 	if len(e.calls[fn])+len(e.started[fn]) == 0 {
 		return nil
 	}
-	var root *ssa.Go
-	same := func(r *ssa.Go) bool {
+	var root *goStart
+	same := func(r *goStart) bool {
 		if root == nil {
 			root = r
 		}
@@ -560,8 +560,8 @@ func (e *engine) findWorker(fn *ssa.Function) *ssa.Go {
 // spawnedRepeatedly reports whether the go statement may run more than
 // once: it sits in a loop, or its function is called in one (up the
 // package's static call chain).
-func (e *engine) spawnedRepeatedly(g *ssa.Go) bool {
-	instr := ssa.Instruction(g)
+func (e *engine) spawnedRepeatedly(g *goStart) bool {
+	instr := ssa.Instruction(g.instr)
 	seen := map[*ssa.Function]bool{}
 	for depth := 0; depth < 6; depth++ {
 		if inLoop(instr.Block()) {
@@ -585,8 +585,8 @@ func (e *engine) spawnedRepeatedly(g *ssa.Go) bool {
 
 // loops reports whether the goroutine a go statement starts runs a loop:
 // a long-lived worker, not a job per request.
-func loops(g *ssa.Go) bool {
-	return runsLoop(g.Call.StaticCallee(), 2)
+func loops(g *goStart) bool {
+	return runsLoop(g.callee(), 2)
 }
 
 // runsLoop reports whether fn, or a function it calls directly (to the

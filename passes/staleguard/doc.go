@@ -115,7 +115,7 @@
 // manager-wide setting made in another package is not seen) and what
 // only it calls, or a
 // caddy v1 setup function, func(*caddy.Controller) error, and the
-// instance storage its Controller reaches (CoreDNS plugins); state that only one worker goroutine of the package writes (started once by one go statement, running a loop), which
+// instance storage its Controller reaches (CoreDNS plugins); state that only one worker goroutine of the package writes (started once by one go statement, or by sync.WaitGroup.Go or errgroup.Group.Go, running a loop), which
 // the lock merely publishes to readers (the function starting it may
 // write the state first, before the go statement, itself or through
 // methods it calls on the new object: a checkpointer recovering its last

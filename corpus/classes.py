@@ -9,6 +9,7 @@ whose reason names no class is listed as unclassified: give it one.
 import collections
 import os
 import re
+import signal
 
 here = os.path.dirname(os.path.abspath(__file__))
 
@@ -68,4 +69,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under head
     main()

@@ -37,7 +37,6 @@ func (fs *funcState) newInCapturedVar(g *Gap) bool {
 	// Climb from the gap's function to the one declaring the variable;
 	// at becomes the instruction there during which the gap happens.
 	v, fn, at := g.Lock.Root, fs.fn, g.BOpenInst
-	chain := map[*ssa.Function]bool{}
 	var cell *ssa.Alloc
 	for depth := 0; cell == nil; depth++ {
 		if a, ok := v.(*ssa.Alloc); ok && a.Parent() == fn && a.Heap {
@@ -54,7 +53,6 @@ func (fs *funcState) newInCapturedVar(g *Gap) bool {
 		if call == nil || mc == nil || i < 0 || i >= len(mc.Bindings) {
 			return false
 		}
-		chain[fn] = true
 		v, fn, at = mc.Bindings[i], fn.Parent(), call
 	}
 	var assign *ssa.Store
@@ -73,7 +71,7 @@ func (fs *funcState) newInCapturedVar(g *Gap) bool {
 	if !ok || obj.Parent() != fn {
 		return false
 	}
-	c := &cellUses{top: fn, at: at, obj: obj, assign: assign, lockField: lockField, chain: chain, hooks: map[int]bool{}}
+	c := &cellUses{top: fn, at: at, obj: obj, assign: assign, lockField: lockField, hooks: map[int]bool{}}
 	// The hooks kept in the object are found first: loading one of them
 	// anywhere lets the object out with it.
 	c.findHooks(cell, fn)
@@ -110,7 +108,6 @@ type cellUses struct {
 	obj       *ssa.Alloc
 	assign    *ssa.Store
 	lockField string
-	chain     map[*ssa.Function]bool
 	hooks     map[int]bool // fields of the object holding closures over it
 }
 
@@ -189,7 +186,7 @@ func (c *cellUses) varStaysIn(x ssa.Value, f *ssa.Function) bool {
 				continue // runs only once someone has the object
 			}
 			inner, ok := r.Fn.(*ssa.Function)
-			if !ok || !c.chain[inner] && runInPlace(inner) == nil {
+			if !ok || runInPlace(inner) == nil {
 				return false
 			}
 			for i, b := range r.Bindings {

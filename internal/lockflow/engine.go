@@ -391,8 +391,9 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					e.started[f] = append(e.started[f], gs)
 					direct = f
 				}
-				// A closure made only to be handed to a Go method is
-				// started there (counted in started), not handed out.
+				// A function handed to a Go method, or a closure made only
+				// for that, is started there (counted in started), not
+				// handed out; a go statement's own arguments are.
 				mc, _ := instr.(*ssa.MakeClosure)
 				startedHere := mc != nil && startsClosure(mc)
 				ops = instr.Operands(ops[:0])
@@ -401,7 +402,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if !ok {
 						continue
 					}
-					if startedHere || gs != nil && gs.value == ssa.Value(f) && i > 0 {
+					if _, goMethod := instr.(*ssa.Call); startedHere || goMethod && gs != nil && gs.value == ssa.Value(f) {
 						continue
 					}
 					if d := e.declaredBehind(f); d != nil && !unseen(d) && !(i == 0 && d == direct) {

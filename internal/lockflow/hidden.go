@@ -154,3 +154,61 @@ func typeMentions(x types.Type, t *types.Named, depth int) bool {
 	}
 	return false
 }
+
+// neverRuns reports whether fn is a method nothing can run on a type the
+// package does use: the type is one no other package can get hold of and
+// never becomes an interface value (hiddenMethod's test), code outside
+// the type's own methods runs another of its methods (calls it, hands it
+// out as a value or starts it), and nothing calls fn, hands it out or
+// starts it. A type that only its own methods use is not judged: it is
+// code not wired in yet, or an example, and its findings say what will
+// happen once it is.
+func (e *engine) neverRuns(fn *ssa.Function) bool {
+	if !e.declaredMethod(fn) || e.escapes[fn] || len(e.started[fn]) > 0 || len(e.calls[fn]) > 0 || !e.hiddenMethod(fn) {
+		return false
+	}
+	recv := types.Unalias(deref(fn.Signature.Recv().Type())).(*types.Named)
+	ownMethod := func(f *ssa.Function) bool {
+		r := f.Signature.Recv()
+		return r != nil && sameOrigin(deref(r.Type()), recv)
+	}
+	// Methods of the type that code outside its own methods calls,
+	// starts, or takes as a value.
+	for _, f := range e.funcs {
+		if ownMethod(f) || f.Parent() != nil && ownMethod(outermost(f)) {
+			continue
+		}
+		for _, b := range f.Blocks {
+			for _, instr := range b.Instrs {
+				var ops [8]*ssa.Value
+				for _, o := range instr.Operands(ops[:0]) {
+					v, ok := (*o).(*ssa.Function)
+					if !ok {
+						continue
+					}
+					if d := e.declaredBehind(v); d != nil {
+						v = d
+					}
+					if v != fn && e.declaredMethod(v) && ownMethod(v) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// outermost returns the declared function a closure is nested in.
+func outermost(f *ssa.Function) *ssa.Function {
+	for f.Parent() != nil {
+		f = f.Parent()
+	}
+	return f
+}
+
+// declaredMethod reports whether fn is a method as declared in the
+// source (not a wrapper or a closure).
+func (e *engine) declaredMethod(fn *ssa.Function) bool {
+	return fn.Synthetic == "" && fn.Parent() == nil && fn.Signature.Recv() != nil
+}

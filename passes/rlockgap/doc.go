@@ -127,7 +127,8 @@
 // could take the write lock in between. The helper's reads are under the caller's
 // lock: no gap is reported for them. Where the helper only locks around a
 // call of another function with its own arguments, the fix calls that
-// one.
+// one. Neither is reported in a method nothing can run (staleguard's
+// documentation says which).
 //
 // The same holds for the body of a range-over-func loop over an iterator
 // that holds the lock while it yields (a method returning a closure that

@@ -188,7 +188,13 @@
 // lock only against other flights; a gap whose second section opens only
 // past a test of a boolean parameter that every call of the function (an
 // unexported one, or one no other package can call) answers the other way
-// (a prompt every caller turns off).
+// (a prompt every caller turns off); a gap or a lock taken again in a
+// method nothing can run: a method of such a hidden type that the
+// package never calls, hands out or starts, while code outside the
+// type's own methods does use another of its methods (a backoff handed
+// out only as its Step method value, whose Backoff no one can call). A
+// type only its own methods use is still checked: that is code not
+// wired in yet, and the report says what happens once it is.
 //
 // What counts as the decision and its sections also follows helpers the
 // lock's conventions name: a helper that reports whether it found an entry

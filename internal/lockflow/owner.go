@@ -1,8 +1,10 @@
 package lockflow
 
 import (
+	"fmt"
 	"go/token"
 	"go/types"
+	"os"
 	"slices"
 	"strings"
 
@@ -163,7 +165,11 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		}
 		// An exported writer (the holder's own API included) may be
 		// called by anyone, on any goroutine.
-		if e.worker(w) != root && !e.beforeWorkerOf(w, root) && !e.startsWorkerAfterWrites(w, root, writers) {
+		if e.worker(w) != root && !e.beforeWorkerOf(w, root) && !e.startsWorkerAfterWrites(w, root, writers) &&
+			!e.setUpBeforeWorker(w, root, 0) && !e.afterWorkerEnds(w, g, root, writers) {
+			if debugEnabled {
+				fmt.Fprintf(os.Stderr, "  writer %s not on the worker\n", w)
+			}
 			return false
 		}
 	}

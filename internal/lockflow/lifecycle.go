@@ -1,0 +1,188 @@
+package lockflow
+
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A worker started by a lifecycle method rather than by a constructor:
+//
+//	func (s *Store) Open() error { s.load(); s.wg.Add(1); go s.loop(); return nil }
+//	func (s *Store) Close() { close(s.quit); s.wg.Wait(); s.mu.Lock(); s.root = nil; s.mu.Unlock() }
+//
+// The engine counts the go statement of a method that runs it once, not in
+// a loop, as one worker per object, which takes the method to run once
+// per object (Open, Start). Then what the method does to its receiver
+// before the go statement, itself or through methods it alone calls
+// there, happens before the worker exists (s.load); and what a method
+// does after waiting on the WaitGroup the starting method adds the worker
+// to, and the worker marks done, happens after the worker has ended
+// (Close). Neither writer can come between two sections of the worker.
+
+// setUpBeforeWorker reports whether the method w runs only on the
+// receiver of the method starting root, which starts the worker on that
+// receiver, before the go statement: called there, or by methods that
+// are themselves so called.
+func (e *engine) setUpBeforeWorker(w *ssa.Function, root *goStart, depth int) bool {
+	starter := root.Parent()
+	if depth > 3 || !onOwnReceiver(starter, root.args) || !e.callsKnown(w) {
+		return false
+	}
+	if w.Parent() != nil {
+		// A closure its function runs in place (calls, or hands to a
+		// function that calls it back before returning).
+		for _, c := range e.calls[w] {
+			if c.caller != w.Parent() || !e.setUpBeforeWorker(c.caller, root, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if w.Signature.Recv() == nil {
+		return false
+	}
+	for _, c := range e.calls[w] {
+		call, ok := c.instr.(ssa.CallInstruction)
+		if !ok || c.callback || !onOwnReceiver(c.caller, call.Common().Args) {
+			return false
+		}
+		if c.caller == starter {
+			if inLoop(call.Block()) || !cannotPrecede(root.instr, c.instr) {
+				return false
+			}
+			continue
+		}
+		if !e.setUpBeforeWorker(c.caller, root, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// onOwnReceiver reports whether args, of a call or go statement in the
+// method fn, start with fn's own receiver.
+func onOwnReceiver(fn *ssa.Function, args []ssa.Value) bool {
+	return fn.Signature.Recv() != nil && len(fn.Params) > 0 && len(args) > 0 && args[0] == fn.Params[0]
+}
+
+// afterWorkerEnds reports whether the method w writes what g's stale read
+// read (its own stores of the field, and its calls of the other writers)
+// only after waiting on a WaitGroup of its receiver that the method
+// starting root adds the worker to, on that receiver, before starting it,
+// and that the worker marks done (or that starts the worker itself, with
+// its Go method).
+func (e *engine) afterWorkerEnds(w *ssa.Function, g *Gap, root *goStart, writers []*ssa.Function) bool {
+	f := fieldClass(g.ReadLoc)
+	if f == "" || len(w.Params) == 0 || w.Signature.Recv() == nil || !onOwnReceiver(root.Parent(), root.args) {
+		return false
+	}
+	group := e.workerGroup(root)
+	if group == nil {
+		return false
+	}
+	var wait ssa.Instruction
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			if v, ok := waitGroupCall(instr, "Wait"); ok && v == group && fieldOf(instr, w.Params[0]) {
+				wait = instr
+			}
+		}
+	}
+	if wait == nil {
+		return false
+	}
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			writes := false
+			switch x := instr.(type) {
+			case *ssa.Store:
+				writes = fieldClass(pathOf(x.Addr)) == f
+			case *ssa.Call:
+				callee, _ := calleeOf(e.pkg, x)
+				writes = callee != nil && callee != w && slices.Contains(writers, callee)
+			}
+			if writes && (instr == wait || !runsAfter(wait, instr)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// workerGroup returns the WaitGroup field of the starting method's
+// receiver that tracks root's worker: the one whose Go method starts it,
+// or one the method adds to before the go statement and the worker marks
+// done (in a deferred closure too). Nil when there is none.
+func (e *engine) workerGroup(root *goStart) *types.Var {
+	starter := root.Parent()
+	if v, ok := waitGroupCall(root.instr, "Go"); ok && fieldOf(root.instr, starter.Params[0]) {
+		return v
+	}
+	worker := root.callee()
+	if worker == nil {
+		return nil
+	}
+	for _, b := range starter.Blocks {
+		for _, instr := range b.Instrs {
+			v, ok := waitGroupCall(instr, "Add")
+			if ok && fieldOf(instr, starter.Params[0]) && runsAfter(instr, root.instr) && marksDone(worker, v, 0) {
+				return v
+			}
+		}
+	}
+	return nil
+}
+
+// marksDone reports whether fn, or a closure it defers, calls Done on the
+// WaitGroup field v.
+func marksDone(fn *ssa.Function, v *types.Var, depth int) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := waitGroupCall(instr, "Done"); ok && d == v {
+				return true
+			}
+			if def, ok := instr.(*ssa.Defer); ok && depth == 0 {
+				if mc, ok := def.Call.Value.(*ssa.MakeClosure); ok {
+					if body, ok := mc.Fn.(*ssa.Function); ok && marksDone(body, v, 1) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// waitGroupCall returns the field holding the sync.WaitGroup whose method
+// name instr calls (as a call or a deferred call), when the group is a
+// field of a struct.
+func waitGroupCall(instr ssa.Instruction, name string) (*types.Var, bool) {
+	call, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return nil, false
+	}
+	c := call.Common()
+	callee := c.StaticCallee()
+	if callee == nil || callee.Name() != name || len(c.Args) == 0 {
+		return nil, false
+	}
+	recv := callee.Signature.Recv()
+	if recv == nil || !isNamed(deref(recv.Type()), "sync", "WaitGroup") {
+		return nil, false
+	}
+	fa, ok := c.Args[0].(*ssa.FieldAddr)
+	if !ok {
+		return nil, false
+	}
+	v := fieldVar(fa.X.Type(), fa.Field)
+	return v, v != nil
+}
+
+// fieldOf reports whether the WaitGroup instr calls (waitGroupCall's) is
+// a field of recv itself: recv.wg.
+func fieldOf(instr ssa.Instruction, recv ssa.Value) bool {
+	fa := instr.(ssa.CallInstruction).Common().Args[0].(*ssa.FieldAddr)
+	return fa.X == recv
+}

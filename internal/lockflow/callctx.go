@@ -339,18 +339,24 @@ func calledMethod(c *ssa.CallCommon) (string, *types.Signature, bool) {
 }
 
 // calledBack returns the closure of the package that call hands to a
-// standard function that calls it back before returning, on the caller's
+// function that calls it back before returning, on the caller's
 // goroutine (sync.Map's Range, sort.Slice, the slices package's ...Func
-// functions, runtime/pprof's Do), when the closure is made for that call alone: for the call
-// structure it is called there, under whatever locks the caller holds.
-func calledBack(call *ssa.Call) *ssa.Function {
+// functions, runtime/pprof's Do, and the functions that run a function
+// they are given in place, inplace.go), when the closure is made for that
+// call alone: for the call structure it is called there, under whatever
+// locks the caller holds.
+func (e *engine) calledBack(call *ssa.Call) *ssa.Function {
 	callee := call.Call.StaticCallee()
-	if callee == nil || callee.Pkg == nil || !callsBack(callee) {
+	if callee == nil || callee.Pkg == nil || call.Call.IsInvoke() {
 		return nil
 	}
-	for _, a := range call.Call.Args {
+	bits := e.inPlaceParams(callee)
+	if bits == 0 {
+		return nil
+	}
+	for i, a := range call.Call.Args {
 		mc, ok := a.(*ssa.MakeClosure)
-		if !ok {
+		if !ok || i >= 64 || bits&(1<<i) == 0 {
 			continue
 		}
 		fn, ok := mc.Fn.(*ssa.Function)

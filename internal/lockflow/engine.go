@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry)},
+	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry), new(CallsInPlace)},
 }
 
 // Result is what the engine found in one package.
@@ -87,7 +87,8 @@ func run(pass *analysis.Pass) (any, error) {
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
 	callsEntries := ModuleContext && (e.usesInitEntries() || e.usesFreshEntries() || e.usesLockedEntries())
-	if !usesSync && !callsLockers && !callsEntries {
+	wrapsInPlace := !usesSync && !callsLockers && !callsEntries && e.wrapsInPlace()
+	if !usesSync && !callsLockers && !callsEntries && !wrapsInPlace {
 		return res, nil
 	}
 	pkg := BuildSSA(pass)
@@ -96,6 +97,10 @@ func run(pass *analysis.Pass) (any, error) {
 	funcs := packageFunctions(pass, pkg)
 	if locks || callsLockers {
 		e.analyse(funcs)
+	} else {
+		for _, fn := range funcs {
+			e.exportInPlace(fn)
+		}
 	}
 	if callsEntries {
 		if e.calls == nil {
@@ -122,6 +127,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 			s = e.summaryOf(fn)
 		}
 		e.exportFact(fn, s)
+		e.exportInPlace(fn)
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
@@ -173,6 +179,8 @@ type engine struct {
 	globalSet map[*ssa.Global]bool
 	// counted: fields some function of the package increments (x.n++).
 	counted map[*types.Var]bool
+	// inPlace: CallsInPlace bits of the package's functions (inplace.go).
+	inPlace map[*ssa.Function]uint64
 	// hiddenTypes: unexported types whose values no other package can
 	// obtain (see hiddenMethod), memoised.
 	hiddenTypes map[*types.TypeName]bool
@@ -375,7 +383,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if callee != nil && !unseen(callee) {
 						e.calls[callee] = append(e.calls[callee], staticCall{caller: fn, instr: instr})
 					}
-					if f := calledBack(c); f != nil && !unseen(f) {
+					if f := e.calledBack(c); f != nil && !unseen(f) {
 						e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: instr, callback: true})
 					}
 					if field := tf.calls[instr]; field != nil {
@@ -418,7 +426,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if g, isGo := instr.(*ssa.Go); isGo && i == 0 && g.Call.Value == f {
 						continue // started, counted in started
 					}
-					if i == 0 && onlyCalled(instr, f) {
+					if i == 0 && e.onlyCalled(instr, f) {
 						continue // a closure made to be called or started right here
 					}
 					if tf.quiet[instr] {

@@ -339,24 +339,18 @@ func calledMethod(c *ssa.CallCommon) (string, *types.Signature, bool) {
 }
 
 // calledBack returns the closure of the package that call hands to a
-// function that calls it back before returning, on the caller's
+// standard function that calls it back before returning, on the caller's
 // goroutine (sync.Map's Range, sort.Slice, the slices package's ...Func
-// functions, runtime/pprof's Do, and the functions that run a function
-// they are given in place, inplace.go), when the closure is made for that
-// call alone: for the call structure it is called there, under whatever
-// locks the caller holds.
-func (e *engine) calledBack(call *ssa.Call) *ssa.Function {
+// functions, runtime/pprof's Do), when the closure is made for that call alone: for the call
+// structure it is called there, under whatever locks the caller holds.
+func calledBack(call *ssa.Call) *ssa.Function {
 	callee := call.Call.StaticCallee()
-	if callee == nil || callee.Pkg == nil || call.Call.IsInvoke() {
+	if callee == nil || callee.Pkg == nil || !callsBack(callee) {
 		return nil
 	}
-	bits := e.inPlaceParams(callee)
-	if bits == 0 {
-		return nil
-	}
-	for i, a := range call.Call.Args {
+	for _, a := range call.Call.Args {
 		mc, ok := a.(*ssa.MakeClosure)
-		if !ok || i >= 64 || bits&(1<<i) == 0 {
+		if !ok {
 			continue
 		}
 		fn, ok := mc.Fn.(*ssa.Function)

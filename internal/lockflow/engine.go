@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry), new(CallsInPlace)},
+	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry)},
 }
 
 // Result is what the engine found in one package.
@@ -87,8 +87,7 @@ func run(pass *analysis.Pass) (any, error) {
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
 	callsEntries := ModuleContext && (e.usesInitEntries() || e.usesFreshEntries() || e.usesLockedEntries())
-	wrapsInPlace := !usesSync && !callsLockers && !callsEntries && e.wrapsInPlace()
-	if !usesSync && !callsLockers && !callsEntries && !wrapsInPlace {
+	if !usesSync && !callsLockers && !callsEntries {
 		return res, nil
 	}
 	pkg := BuildSSA(pass)
@@ -97,10 +96,6 @@ func run(pass *analysis.Pass) (any, error) {
 	funcs := packageFunctions(pass, pkg)
 	if locks || callsLockers {
 		e.analyse(funcs)
-	} else {
-		for _, fn := range funcs {
-			e.exportInPlace(fn)
-		}
 	}
 	if callsEntries {
 		if e.calls == nil {
@@ -127,7 +122,6 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 			s = e.summaryOf(fn)
 		}
 		e.exportFact(fn, s)
-		e.exportInPlace(fn)
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
@@ -179,8 +173,6 @@ type engine struct {
 	globalSet map[*ssa.Global]bool
 	// counted: fields some function of the package increments (x.n++).
 	counted map[*types.Var]bool
-	// inPlace: CallsInPlace bits of the package's functions (inplace.go).
-	inPlace map[*ssa.Function]uint64
 	// hiddenTypes: unexported types whose values no other package can
 	// obtain (see hiddenMethod), memoised.
 	hiddenTypes map[*types.TypeName]bool
@@ -383,7 +375,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if callee != nil && !unseen(callee) {
 						e.calls[callee] = append(e.calls[callee], staticCall{caller: fn, instr: instr})
 					}
-					if f := e.calledBack(c); f != nil && !unseen(f) {
+					if f := calledBack(c); f != nil && !unseen(f) {
 						e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: instr, callback: true})
 					}
 					if field := tf.calls[instr]; field != nil {
@@ -426,7 +418,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if g, isGo := instr.(*ssa.Go); isGo && i == 0 && g.Call.Value == f {
 						continue // started, counted in started
 					}
-					if i == 0 && e.onlyCalled(instr, f) {
+					if i == 0 && onlyCalled(instr, f) {
 						continue // a closure made to be called or started right here
 					}
 					if tf.quiet[instr] {

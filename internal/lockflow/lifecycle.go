@@ -1,7 +1,6 @@
 package lockflow
 
 import (
-	"go/token"
 	"go/types"
 	"slices"
 
@@ -31,29 +30,31 @@ func (e *engine) setUpBeforeWorker(w *ssa.Function, root *goStart, depth int) bo
 	if depth > 3 || !onOwnReceiver(starter, root.args) || !e.callsKnown(w) {
 		return false
 	}
-	closure := w.Parent() != nil
-	if !closure && w.Signature.Recv() == nil {
+	if w.Parent() != nil {
+		// A closure its function runs in place (calls, or hands to a
+		// function that calls it back before returning).
+		for _, c := range e.calls[w] {
+			if c.caller != w.Parent() || !e.setUpBeforeWorker(c.caller, root, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if w.Signature.Recv() == nil {
 		return false
 	}
 	for _, c := range e.calls[w] {
 		call, ok := c.instr.(ssa.CallInstruction)
-		switch {
-		case !ok:
-			return false
-		case closure:
-			// A closure its function runs in place: calls, or hands to
-			// a function that calls it back before returning.
-			if c.caller != w.Parent() {
-				return false
-			}
-		case c.callback || !onOwnReceiver(c.caller, call.Common().Args):
+		if !ok || c.callback || !onOwnReceiver(c.caller, call.Common().Args) {
 			return false
 		}
 		if c.caller == starter {
 			if inLoop(call.Block()) || !cannotPrecede(root.instr, c.instr) {
 				return false
 			}
-		} else if !e.setUpBeforeWorker(c.caller, root, depth+1) {
+			continue
+		}
+		if !e.setUpBeforeWorker(c.caller, root, depth+1) {
 			return false
 		}
 	}
@@ -63,20 +64,7 @@ func (e *engine) setUpBeforeWorker(w *ssa.Function, root *goStart, depth int) bo
 // onOwnReceiver reports whether args, of a call or go statement in the
 // method fn, start with fn's own receiver.
 func onOwnReceiver(fn *ssa.Function, args []ssa.Value) bool {
-	return len(args) > 0 && isOwnReceiver(fn, args[0])
-}
-
-// isOwnReceiver reports whether v, in the method fn, is fn's receiver:
-// the parameter, or a load of the cell that holds only it (where a
-// closure captures the receiver).
-func isOwnReceiver(fn *ssa.Function, v ssa.Value) bool {
-	if fn.Signature.Recv() == nil || len(fn.Params) == 0 {
-		return false
-	}
-	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL && load.Parent() == fn {
-		return holdsOnly(load.X, fn.Params[0])
-	}
-	return v == fn.Params[0]
+	return fn.Signature.Recv() != nil && len(fn.Params) > 0 && len(args) > 0 && args[0] == fn.Params[0]
 }
 
 // afterWorkerEnds reports whether the method w writes what g's stale read
@@ -97,7 +85,7 @@ func (e *engine) afterWorkerEnds(w *ssa.Function, g *Gap, root *goStart, writers
 	var wait ssa.Instruction
 	for _, b := range w.Blocks {
 		for _, instr := range b.Instrs {
-			if v, ok := waitGroupCall(instr, "Wait"); ok && v == group && fieldOf(instr, w) {
+			if v, ok := waitGroupCall(instr, "Wait"); ok && v == group && fieldOf(instr, w.Params[0]) {
 				wait = instr
 			}
 		}
@@ -129,7 +117,7 @@ func (e *engine) afterWorkerEnds(w *ssa.Function, g *Gap, root *goStart, writers
 // done (in a deferred closure too). Nil when there is none.
 func (e *engine) workerGroup(root *goStart) *types.Var {
 	starter := root.Parent()
-	if v, ok := waitGroupCall(root.instr, "Go"); ok && fieldOf(root.instr, starter) {
+	if v, ok := waitGroupCall(root.instr, "Go"); ok && fieldOf(root.instr, starter.Params[0]) {
 		return v
 	}
 	worker := root.callee()
@@ -139,7 +127,7 @@ func (e *engine) workerGroup(root *goStart) *types.Var {
 	for _, b := range starter.Blocks {
 		for _, instr := range b.Instrs {
 			v, ok := waitGroupCall(instr, "Add")
-			if ok && fieldOf(instr, starter) && runsAfter(instr, root.instr) && marksDone(worker, v, 0) {
+			if ok && fieldOf(instr, starter.Params[0]) && runsAfter(instr, root.instr) && marksDone(worker, v, 0) {
 				return v
 			}
 		}
@@ -193,8 +181,8 @@ func waitGroupCall(instr ssa.Instruction, name string) (*types.Var, bool) {
 }
 
 // fieldOf reports whether the WaitGroup instr calls (waitGroupCall's) is
-// a field of the receiver of the method fn: recv.wg.
-func fieldOf(instr ssa.Instruction, fn *ssa.Function) bool {
+// a field of recv itself: recv.wg.
+func fieldOf(instr ssa.Instruction, recv ssa.Value) bool {
 	fa := instr.(ssa.CallInstruction).Common().Args[0].(*ssa.FieldAddr)
-	return isOwnReceiver(fn, fa.X)
+	return fa.X == recv
 }

@@ -12,5 +12,5 @@ import (
 // TestFacts checks the summaries a package exports for its lock-taking
 // methods (crosspkg/admit uses them; see staleguard's tests).
 func TestFacts(t *testing.T) {
-	analysistest.Run(t, lockflowtest.TestData(), lockflow.Analyzer, "crosspkg/store", "example.com/txn")
+	analysistest.Run(t, lockflowtest.TestData(), lockflow.Analyzer, "crosspkg/store")
 }

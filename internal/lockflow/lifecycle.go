@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"go/token"
 	"go/types"
 	"slices"
 
@@ -30,41 +31,84 @@ func (e *engine) setUpBeforeWorker(w *ssa.Function, root *goStart, depth int) bo
 	if depth > 3 || !onOwnReceiver(starter, root.args) || !e.callsKnown(w) {
 		return false
 	}
-	if w.Parent() != nil {
-		// A closure its function runs in place (calls, or hands to a
-		// function that calls it back before returning).
-		for _, c := range e.calls[w] {
-			if c.caller != w.Parent() || !e.setUpBeforeWorker(c.caller, root, depth+1) {
-				return false
-			}
-		}
-		return true
-	}
-	if w.Signature.Recv() == nil {
+	closure := w.Parent() != nil
+	if !closure && w.Signature.Recv() == nil {
 		return false
 	}
 	for _, c := range e.calls[w] {
 		call, ok := c.instr.(ssa.CallInstruction)
-		if !ok || c.callback || !onOwnReceiver(c.caller, call.Common().Args) {
+		switch {
+		case !ok:
+			return false
+		case closure:
+			// A closure its function runs in place: calls, or hands to
+			// a function that calls it back before returning.
+			if c.caller != w.Parent() {
+				return false
+			}
+		case c.callback || !onOwnReceiver(c.caller, call.Common().Args):
 			return false
 		}
 		if c.caller == starter {
 			if inLoop(call.Block()) || !cannotPrecede(root.instr, c.instr) {
 				return false
 			}
-			continue
-		}
-		if !e.setUpBeforeWorker(c.caller, root, depth+1) {
+		} else if !e.setUpBeforeWorker(c.caller, root, depth+1) {
 			return false
 		}
 	}
 	return true
 }
 
+// writesBeforeStart reports whether w is the method starting root on its
+// receiver and writes what g's stale read read (its own stores of the
+// field, and its calls of the other writers) only where the go statement
+// cannot have run yet.
+func (e *engine) writesBeforeStart(w *ssa.Function, g *Gap, root *goStart, writers []*ssa.Function) bool {
+	f := fieldClass(g.ReadLoc)
+	if w != root.Parent() || f == "" || !onOwnReceiver(w, root.args) {
+		return false
+	}
+	for _, b := range w.Blocks {
+		for _, instr := range b.Instrs {
+			if e.writesField(instr, w, f, writers) && (inLoop(b) || !cannotPrecede(root.instr, instr)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// writesField reports whether instr, in fn, stores the field f or calls
+// another of its writers.
+func (e *engine) writesField(instr ssa.Instruction, fn *ssa.Function, f string, writers []*ssa.Function) bool {
+	switch x := instr.(type) {
+	case *ssa.Store:
+		return fieldClass(pathOf(x.Addr)) == f
+	case *ssa.Call:
+		callee, _ := calleeOf(e.pkg, x)
+		return callee != nil && callee != fn && slices.Contains(writers, callee)
+	}
+	return false
+}
+
 // onOwnReceiver reports whether args, of a call or go statement in the
 // method fn, start with fn's own receiver.
 func onOwnReceiver(fn *ssa.Function, args []ssa.Value) bool {
-	return fn.Signature.Recv() != nil && len(fn.Params) > 0 && len(args) > 0 && args[0] == fn.Params[0]
+	return len(args) > 0 && isOwnReceiver(fn, args[0])
+}
+
+// isOwnReceiver reports whether v, in the method fn, is fn's receiver:
+// the parameter, or a load of the cell that holds only it (where a
+// closure captures the receiver).
+func isOwnReceiver(fn *ssa.Function, v ssa.Value) bool {
+	if fn.Signature.Recv() == nil || len(fn.Params) == 0 {
+		return false
+	}
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL && load.Parent() == fn {
+		return holdsOnly(load.X, fn.Params[0])
+	}
+	return v == fn.Params[0]
 }
 
 // afterWorkerEnds reports whether the method w writes what g's stale read
@@ -85,7 +129,7 @@ func (e *engine) afterWorkerEnds(w *ssa.Function, g *Gap, root *goStart, writers
 	var wait ssa.Instruction
 	for _, b := range w.Blocks {
 		for _, instr := range b.Instrs {
-			if v, ok := waitGroupCall(instr, "Wait"); ok && v == group && fieldOf(instr, w.Params[0]) {
+			if v, ok := waitGroupCall(instr, "Wait"); ok && v == group && fieldOf(instr, w) {
 				wait = instr
 			}
 		}
@@ -95,15 +139,7 @@ func (e *engine) afterWorkerEnds(w *ssa.Function, g *Gap, root *goStart, writers
 	}
 	for _, b := range w.Blocks {
 		for _, instr := range b.Instrs {
-			writes := false
-			switch x := instr.(type) {
-			case *ssa.Store:
-				writes = fieldClass(pathOf(x.Addr)) == f
-			case *ssa.Call:
-				callee, _ := calleeOf(e.pkg, x)
-				writes = callee != nil && callee != w && slices.Contains(writers, callee)
-			}
-			if writes && (instr == wait || !runsAfter(wait, instr)) {
+			if e.writesField(instr, w, f, writers) && (instr == wait || !runsAfter(wait, instr)) {
 				return false
 			}
 		}
@@ -117,7 +153,7 @@ func (e *engine) afterWorkerEnds(w *ssa.Function, g *Gap, root *goStart, writers
 // done (in a deferred closure too). Nil when there is none.
 func (e *engine) workerGroup(root *goStart) *types.Var {
 	starter := root.Parent()
-	if v, ok := waitGroupCall(root.instr, "Go"); ok && fieldOf(root.instr, starter.Params[0]) {
+	if v, ok := waitGroupCall(root.instr, "Go"); ok && fieldOf(root.instr, starter) {
 		return v
 	}
 	worker := root.callee()
@@ -127,7 +163,7 @@ func (e *engine) workerGroup(root *goStart) *types.Var {
 	for _, b := range starter.Blocks {
 		for _, instr := range b.Instrs {
 			v, ok := waitGroupCall(instr, "Add")
-			if ok && fieldOf(instr, starter.Params[0]) && runsAfter(instr, root.instr) && marksDone(worker, v, 0) {
+			if ok && fieldOf(instr, starter) && runsAfter(instr, root.instr) && marksDone(worker, v, 0) {
 				return v
 			}
 		}
@@ -181,8 +217,8 @@ func waitGroupCall(instr ssa.Instruction, name string) (*types.Var, bool) {
 }
 
 // fieldOf reports whether the WaitGroup instr calls (waitGroupCall's) is
-// a field of recv itself: recv.wg.
-func fieldOf(instr ssa.Instruction, recv ssa.Value) bool {
+// a field of the receiver of the method fn: recv.wg.
+func fieldOf(instr ssa.Instruction, fn *ssa.Function) bool {
 	fa := instr.(ssa.CallInstruction).Common().Args[0].(*ssa.FieldAddr)
-	return fa.X == recv
+	return isOwnReceiver(fn, fa.X)
 }

@@ -166,7 +166,7 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		// An exported writer (the holder's own API included) may be
 		// called by anyone, on any goroutine.
 		if e.worker(w) != root && !e.beforeWorkerOf(w, root) && !e.startsWorkerAfterWrites(w, root, writers) &&
-			!e.setUpBeforeWorker(w, root, 0) && !e.afterWorkerEnds(w, g, root, writers) {
+			!e.setUpBeforeWorker(w, root, 0) && !e.writesBeforeStart(w, g, root, writers) && !e.afterWorkerEnds(w, g, root, writers) {
 			if debugEnabled {
 				fmt.Fprintf(os.Stderr, "  writer %s not on the worker\n", w)
 			}

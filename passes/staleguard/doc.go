@@ -120,8 +120,8 @@
 // write the state first, before the go statement, itself or through
 // methods it calls on the new object: a checkpointer recovering its last
 // offset; a lifecycle method, Open, starting it on its receiver may too,
-// through methods only it calls there and closures run in place, such as
-// one handed to a store's View; and Close may write it after waiting on
+// through methods only it calls there and closures it runs in place; and
+// Close may write it after waiting on
 // the sync.WaitGroup the worker is added to and marks done), or a worker
 // started once per object
 // (a method of an object just allocated, or a closure over the receiver

@@ -5,7 +5,7 @@ import "sync"
 // Search indexes whose merger goroutine, started by Open, is the only
 // writer of the current segment list while it runs. Open restores the
 // saved list before starting it (through restore, and a closure restore
-// runs in place), and Close clears the list only after waiting for the
+// runs in place; or in a closure of its own, CellIndex), and Close clears the list only after waiting for the
 // merger to finish: neither can come between the merger's sections, so
 // its read-then-swap is silent. The twins that let a writer in are
 // reported: a Reload anyone may call while the merger runs, a Close that
@@ -196,6 +196,36 @@ func (x *LateIndex) merge() {
 		x.mu.RUnlock()
 		next := appended(cur, name)
 		x.mu.Lock() // want `x.mu is locked again for writing after RUnlock: the value written derives from cur, read under the read lock; an update made in between is lost; re-read it under the write lock`
+		x.current = next
+		x.mu.Unlock()
+	}
+}
+
+// CellIndex restores in a closure of Open itself, which therefore keeps
+// its receiver in a cell the closure shares. Silent, as SearchIndex.
+type CellIndex struct {
+	mu       sync.RWMutex
+	current  *segments
+	incoming chan string
+}
+
+func (x *CellIndex) Open(saved []string) {
+	set := func(names []string) {
+		x.mu.Lock()
+		x.current = &segments{names: names}
+		x.mu.Unlock()
+	}
+	set(saved)
+	go x.merge()
+}
+
+func (x *CellIndex) merge() {
+	for name := range x.incoming {
+		x.mu.RLock()
+		cur := x.current
+		x.mu.RUnlock()
+		next := appended(cur, name)
+		x.mu.Lock()
 		x.current = next
 		x.mu.Unlock()
 	}

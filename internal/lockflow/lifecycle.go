@@ -16,8 +16,9 @@ import (
 // The engine counts the go statement of a method that runs it once, not in
 // a loop, as one worker per object, which takes the method to run once
 // per object (Open, Start). Then what the method does to its receiver
-// before the go statement, itself or through methods it alone calls
-// there, happens before the worker exists (s.load); and what a method
+// before the go statement, itself, in closures it runs there, or through
+// methods it alone calls there, happens before the worker exists
+// (s.load); and what a method
 // does after waiting on the WaitGroup the starting method adds the worker
 // to, and the worker marks done, happens after the worker has ended
 // (Close). Neither writer can come between two sections of the worker.

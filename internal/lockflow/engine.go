@@ -173,6 +173,9 @@ type engine struct {
 	globalSet map[*ssa.Global]bool
 	// counted: fields some function of the package increments (x.n++).
 	counted map[*types.Var]bool
+	// usedFromOutside: per hidden type neverRuns asked about, the methods
+	// code outside its own methods runs.
+	usedFromOutside map[*types.TypeName]map[*ssa.Function]bool
 	// hiddenTypes: unexported types whose values no other package can
 	// obtain (see hiddenMethod), memoised.
 	hiddenTypes map[*types.TypeName]bool

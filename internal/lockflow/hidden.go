@@ -168,19 +168,39 @@ func (e *engine) neverRuns(fn *ssa.Function) bool {
 		return false
 	}
 	recv := types.Unalias(deref(fn.Signature.Recv().Type())).(*types.Named)
+	obj := recv.Origin().Obj()
+	if e.usedFromOutside == nil {
+		e.usedFromOutside = make(map[*types.TypeName]map[*ssa.Function]bool)
+	}
+	used, ok := e.usedFromOutside[obj]
+	if !ok {
+		used = e.methodsUsedFromOutside(recv)
+		e.usedFromOutside[obj] = used
+	}
+	for m := range used {
+		if m != fn {
+			return true
+		}
+	}
+	return false
+}
+
+// methodsUsedFromOutside returns the declared methods of t that code
+// outside t's own methods (and their closures) calls, starts, or takes as
+// a value.
+func (e *engine) methodsUsedFromOutside(t *types.Named) map[*ssa.Function]bool {
 	ownMethod := func(f *ssa.Function) bool {
 		r := f.Signature.Recv()
-		return r != nil && sameOrigin(deref(r.Type()), recv)
+		return r != nil && sameOrigin(deref(r.Type()), t)
 	}
-	// Methods of the type that code outside its own methods calls,
-	// starts, or takes as a value.
+	used := make(map[*ssa.Function]bool)
+	var ops []*ssa.Value
 	for _, f := range e.funcs {
-		if ownMethod(f) || f.Parent() != nil && ownMethod(outermost(f)) {
+		if ownMethod(outermost(f)) {
 			continue
 		}
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
-				var ops [8]*ssa.Value
 				for _, o := range instr.Operands(ops[:0]) {
 					v, ok := (*o).(*ssa.Function)
 					if !ok {
@@ -189,14 +209,14 @@ func (e *engine) neverRuns(fn *ssa.Function) bool {
 					if d := e.declaredBehind(v); d != nil {
 						v = d
 					}
-					if v != fn && e.declaredMethod(v) && ownMethod(v) {
-						return true
+					if e.declaredMethod(v) && ownMethod(v) {
+						used[v] = true
 					}
 				}
 			}
 		}
 	}
-	return false
+	return used
 }
 
 // outermost returns the declared function a closure is nested in.

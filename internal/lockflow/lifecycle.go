@@ -3,7 +3,6 @@ package lockflow
 import (
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -70,27 +69,16 @@ func (e *engine) writesBeforeStart(w *ssa.Function, g *Gap, root *goStart, write
 	if w != root.Parent() || f == "" || !onOwnReceiver(w, root.args) {
 		return false
 	}
-	for _, b := range w.Blocks {
-		for _, instr := range b.Instrs {
-			if e.writesField(instr, w, f, writers) && (inLoop(b) || !cannotPrecede(root.instr, instr)) {
-				return false
-			}
-		}
-	}
-	return true
+	return writesOnlyBeforeGo(w, root, func(instr ssa.Instruction) bool { return e.writesField(instr, w, f, writers) })
 }
 
 // writesField reports whether instr, in fn, stores the field f or calls
 // another of its writers.
 func (e *engine) writesField(instr ssa.Instruction, fn *ssa.Function, f string, writers []*ssa.Function) bool {
-	switch x := instr.(type) {
-	case *ssa.Store:
-		return fieldClass(pathOf(x.Addr)) == f
-	case *ssa.Call:
-		callee, _ := calleeOf(e.pkg, x)
-		return callee != nil && callee != fn && slices.Contains(writers, callee)
+	if st, ok := instr.(*ssa.Store); ok {
+		return fieldClass(pathOf(st.Addr)) == f
 	}
-	return false
+	return e.callsWriter(instr, fn, writers)
 }
 
 // onOwnReceiver reports whether args, of a call or go statement in the

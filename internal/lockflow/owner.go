@@ -346,22 +346,37 @@ func (e *engine) startsWorkerAfterWrites(w *ssa.Function, root *goStart, writers
 	if !ok || obj.Parent() != w {
 		return false
 	}
-	before := func(instr ssa.Instruction) bool { return !inLoop(instr.Block()) && runsAfter(instr, root.instr) }
+	return writesOnlyBeforeGo(w, root, func(instr ssa.Instruction) bool {
+		if st, ok := instr.(*ssa.Store); ok {
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			return ok && fa.X == obj
+		}
+		return e.callsWriter(instr, w, writers)
+	})
+}
+
+// writesOnlyBeforeGo reports whether every instruction of w, the function
+// starting root, that writes (as writes says) runs where the go statement
+// cannot have run yet: not in a loop, and not reachable from it.
+func writesOnlyBeforeGo(w *ssa.Function, root *goStart, writes func(ssa.Instruction) bool) bool {
 	for _, b := range w.Blocks {
 		for _, instr := range b.Instrs {
-			switch x := instr.(type) {
-			case *ssa.Call:
-				if callee, _ := calleeOf(e.pkg, x); callee != nil && slices.Contains(writers, callee) && !before(instr) {
-					return false
-				}
-			case *ssa.Store:
-				if fa, ok := x.Addr.(*ssa.FieldAddr); ok && fa.X == obj && !before(instr) {
-					return false
-				}
+			if writes(instr) && (inLoop(b) || !cannotPrecede(root.instr, instr)) {
+				return false
 			}
 		}
 	}
 	return true
+}
+
+// callsWriter reports whether instr, in fn, calls another of writers.
+func (e *engine) callsWriter(instr ssa.Instruction, fn *ssa.Function, writers []*ssa.Function) bool {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee, _ := calleeOf(e.pkg, call)
+	return callee != nil && callee != fn && slices.Contains(writers, callee)
 }
 
 // calledOnReceiver reports whether m runs only where the method outer

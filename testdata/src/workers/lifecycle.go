@@ -5,12 +5,13 @@ import "sync"
 // Search indexes whose merger goroutine, started by Open, is the only
 // writer of the current segment list while it runs. Open restores the
 // saved list before starting it (through restore, and a closure restore
-// runs in place; or in a closure of its own, CellIndex), and Close clears the list only after waiting for the
-// merger to finish: neither can come between the merger's sections, so
-// its read-then-swap is silent. The twins that let a writer in are
-// reported: a Reload anyone may call while the merger runs, a Close that
-// clears the list before waiting, an Open that restores after starting
-// the merger.
+// runs in place; or in a closure of its own, CellIndex), and Close
+// clears the list only after waiting for the merger to finish: neither
+// can come between the merger's sections, so its read-then-swap is
+// silent. The twins that let a writer in are reported: a Reload anyone
+// may call while the merger runs, a Close that clears the list before
+// waiting or waits on another WaitGroup, an Open that restores after
+// starting the merger.
 
 type segments struct{ names []string }
 
@@ -229,4 +230,39 @@ func (x *CellIndex) merge() {
 		x.current = next
 		x.mu.Unlock()
 	}
+}
+
+// TwoGroupIndex waits in Close on a WaitGroup its merger is not in (the
+// flushers'): the merger may still be between its sections. Reported.
+type TwoGroupIndex struct {
+	mu       sync.RWMutex
+	current  *segments
+	incoming chan string
+	mergers  sync.WaitGroup
+	flushers sync.WaitGroup
+}
+
+func (x *TwoGroupIndex) Open() {
+	x.mergers.Add(1)
+	go x.merge()
+}
+
+func (x *TwoGroupIndex) merge() {
+	defer x.mergers.Done()
+	for name := range x.incoming {
+		x.mu.RLock()
+		cur := x.current
+		x.mu.RUnlock()
+		next := appended(cur, name)
+		x.mu.Lock() // want `x.mu is locked again for writing after RUnlock: the value written derives from cur, read under the read lock; an update made in between is lost; re-read it under the write lock`
+		x.current = next
+		x.mu.Unlock()
+	}
+}
+
+func (x *TwoGroupIndex) Close() {
+	x.flushers.Wait()
+	x.mu.Lock()
+	x.current = nil
+	x.mu.Unlock()
 }

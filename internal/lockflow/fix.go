@@ -314,6 +314,10 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 	if !ok || sel.Sel.Name != "Store" {
 		return analysis.SuggestedFix{}, false
 	}
+	_, found, ok := loadOrStoreOf(pass, call)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
 	var stmt *ast.ExprStmt
 	for _, n := range src.Enclosing(call.Pos()) {
 		if es, ok := n.(*ast.ExprStmt); ok && es.X == call {
@@ -328,14 +332,18 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 	if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || v.IsField() {
 		return analysis.SuggestedFix{}, false
 	}
-	file := src.File(call.Pos())
-	typ, ok := TypeInFile(pass, file, v.Type())
-	if !ok {
+	assign := "actual"
+	switch {
+	case types.AssignableTo(found, v.Type()):
+		// A typed wrapper's LoadOrStore, or a variable of type any.
+	case types.IsInterface(found):
+		typ, ok := TypeInFile(pass, src.File(call.Pos()), v.Type())
+		if !ok {
+			return analysis.SuggestedFix{}, false
+		}
+		assign = "actual.(" + typ + ")"
+	default:
 		return analysis.SuggestedFix{}, false
-	}
-	assign := "actual." + "(" + typ + ")"
-	if iface, ok := v.Type().Underlying().(*types.Interface); ok && iface.Empty() {
-		assign = "actual"
 	}
 	var b bytes.Buffer
 	if err := printer.Fprint(&b, pass.Fset, sel.X); err != nil {
@@ -352,6 +360,37 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		Message:   "store with LoadOrStore and keep the entry found",
 		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.End(), NewText: []byte(text)}},
 	}, true
+}
+
+// loadOrStoreOf finds, for a call recv.Store(k, v), the LoadOrStore
+// method of recv's type (sync.Map's, or a typed wrapper's of the shape
+// LoadOrStore(K, V) (V, bool)): recv, and the type of the value it hands
+// back.
+func loadOrStoreOf(pass *analysis.Pass, call *ast.CallExpr) (ast.Expr, types.Type, bool) {
+	if call == nil {
+		return nil, nil, false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, nil, false
+	}
+	if selection, ok := pass.TypesInfo.Selections[sel]; !ok || selection.Kind() != types.MethodVal {
+		return nil, nil, false
+	}
+	t := pass.TypesInfo.TypeOf(sel.X)
+	if t == nil {
+		return nil, nil, false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, pass.Pkg, "LoadOrStore")
+	method, ok := obj.(*types.Func)
+	if !ok {
+		return nil, nil, false
+	}
+	sig := method.Type().(*types.Signature)
+	if sig.Params().Len() != 2 || sig.Results().Len() != 2 || !types.Identical(sig.Results().At(1).Type(), types.Typ[types.Bool]) {
+		return nil, nil, false
+	}
+	return sel.X, sig.Results().At(0).Type(), true
 }
 
 // TypeInFile writes t as the file names it: its own package's types bare,

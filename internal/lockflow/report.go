@@ -3,6 +3,7 @@ package lockflow
 import (
 	"fmt"
 	"go/ast"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -130,6 +131,10 @@ func reportEntryCalls(pass *analysis.Pass, res *Result) {
 // no lock to take again, so the advice is the method that tests and
 // writes in one call.
 func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) analysis.Diagnostic {
+	if recv, _, ok := loadOrStoreOf(pass, src.CallAt(g.BOpen)); ok {
+		// A wrapper's own LoadOrStore, not the sync.Map inside it.
+		m = types.ExprString(recv)
+	}
 	write := src.Callee(g.BOpen)
 	read := src.Callee(g.Read)
 	if read == "" {

@@ -54,3 +54,36 @@ func (n *Names) Remember(k string, v any) any {
 	n.seen.Store(k, v) // want `n.seen.Store stores what n.seen.Load found missing`
 	return v
 }
+
+// typedMap is a generic wrapper over sync.Map, as many modules keep one:
+// its LoadOrStore already hands back a V.
+type typedMap[K comparable, V any] struct{ m sync.Map }
+
+func (t *typedMap[K, V]) Load(k K) (v V, ok bool) {
+	a, ok := t.m.Load(k)
+	if ok {
+		v = a.(V)
+	}
+	return v, ok
+}
+
+func (t *typedMap[K, V]) Store(k K, v V) { t.m.Store(k, v) }
+
+func (t *typedMap[K, V]) LoadOrStore(k K, v V) (V, bool) {
+	a, loaded := t.m.LoadOrStore(k, v)
+	return a.(V), loaded
+}
+
+var listeners typedMap[string, *connPool]
+
+// Listener goes through the wrapper: the diagnostic names the wrapper,
+// not the sync.Map inside it, and the fix keeps the typed value without
+// a type assertion (which would not compile).
+func Listener(addr string) *connPool {
+	if p, ok := listeners.Load(addr); ok {
+		return p
+	}
+	p := &connPool{idle: make(chan net.Conn, 1)}
+	listeners.Store(addr, p) // want `listeners.Store stores what listeners.Load found missing, .*; use listeners.LoadOrStore and keep`
+	return p
+}

@@ -199,8 +199,7 @@ import (
 )
 
 func main() {
-	l := quota.NewLedger()
-	l.Credit("ann", 10)
+	l := quota.Open(map[string]int{"ann": 10})
 	b := billing.New(l)
 	fmt.Println(b.Charge("ann", 4), b.ChargeBundle("ann", 3, 3))
 }
@@ -241,6 +240,16 @@ func Reserve(l *quota.Ledger) func(string, int) bool { return l.Reserve }
 `)
 	check(true, bin, "./...")
 	remove("later")
+	// Credit writes the balances with no lock but l.mu: a use of it
+	// with no lock held is a way into the gap too.
+	write("topup/topup.go", `package topup
+
+import "example.com/locked/quota"
+
+func TopUp(l *quota.Ledger, account string) { l.Credit(account, -5) }
+`)
+	check(true, bin, "./...")
+	remove("topup")
 	check(false, bin, "./...")
 }
 

@@ -31,8 +31,8 @@ func (e *engine) explain(g *Gap) {
 	}
 	writers, insertOnly := e.stateWriters(g)
 	f := fieldClass(g.ReadLoc)
-	fmt.Fprintf(os.Stderr, "context %s lock=%s read=%s ownerUnlocked=%v countNonzero=%v worker=%v\n", g.Fn, lockClass(g.Lock), f,
-		g.ownerUnlocked, g.countNonzero, e.worker(g.Fn) != nil)
+	fmt.Fprintf(os.Stderr, "context %s lock=%s read=%s ownerUnlocked=%v countNonzero=%v atLeast=%v worker=%v\n", g.Fn, lockClass(g.Lock), f,
+		g.ownerUnlocked, g.countNonzero, g.atLeast, e.worker(g.Fn) != nil)
 	e.explainLocked(g.Fn, 0)
 	if ctx := e.serialContext(g.Fn); ctx != "" {
 		fmt.Fprintf(os.Stderr, "  framework %q serialised=%v\n", ctx, e.serialisedByFramework(g))
@@ -41,7 +41,7 @@ func (e *engine) explain(g *Gap) {
 		fmt.Fprintf(os.Stderr, "  worker %s in %s loops=%v repeatedly=%v owned=%v\n", e.pass.Fset.Position(root.instr.Pos()), root.Parent(), loops(root), e.spawnedRepeatedly(root), e.ownedByWorker(g))
 	}
 	for _, w := range writers {
-		fmt.Fprintf(os.Stderr, "  writer %s insertOnly=%v increments=%v through=%v worker=%v escapes=%v started=%d calls=%d framework=%q\n", w, insertOnly[w],
+		fmt.Fprintf(os.Stderr, "  writer %s bare=%v insertOnly=%v increments=%v through=%v worker=%v escapes=%v started=%d calls=%d framework=%q\n", w, e.bareWriters[e.stateKey(g)][w], insertOnly[w],
 			f != "" && e.onlyIncrements(w, f), f != "" && e.writesOnlyThrough(w, f, g.Fn),
 			e.worker(w) != nil, e.escapes[w], len(e.started[w]), len(e.calls[w]), e.serialContext(w))
 	}

@@ -125,7 +125,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	}
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
-		return e.onlyCalledLocked(g.Fn) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||
+		return e.outerLockCovers(g) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
 			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
 			e.onlyMainGoroutine(g) || e.serialisedByFramework(g) || e.neverRuns(g.Fn)
@@ -185,7 +185,10 @@ type engine struct {
 	// functions used other than by a static call.
 	calls       map[*ssa.Function][]staticCall
 	lockedCalls map[ssa.Instruction]bool
-	escapes     map[*ssa.Function]bool
+	// underKeyedLock: the instructions a keyed locker (Lock(key)) holds
+	// some key over, known only from its methods' names.
+	underKeyedLock map[ssa.Instruction]bool
+	escapes        map[*ssa.Function]bool
 	// Goroutines: the go statements starting each function, and the
 	// functions writing under each lock class (see owner.go).
 	started map[*ssa.Function][]*goStart
@@ -198,6 +201,9 @@ type engine struct {
 	// fieldWrites: for each field and function in fieldWriters, how the
 	// function writes it (see fieldWrite).
 	fieldWrites map[string]map[*ssa.Function]*fieldWrite
+	// bareWriters: for each field and lock class (keyed as stateKey),
+	// the writers that write it somewhere with no other lock held.
+	bareWriters map[string]map[*ssa.Function]bool
 	workers     map[*ssa.Function]*goStart // memo of worker
 
 	calledLockedMemo  map[*ssa.Function]bool
@@ -305,6 +311,50 @@ func memoised(m map[*ssa.Function]bool, fn *ssa.Function, compute func(*ssa.Func
 	return v
 }
 
+// outerLockCovers reports whether every call of g's function holds a
+// lock (an outer lock serialises its sections) and that lock keeps the
+// other writers of the state out too: each of them writes it holding
+// some lock besides the state's own, or is itself only called so. A lock
+// that only keeps the function from racing itself (a rebuild queue)
+// leaves the gap open to a writer that never takes it.
+func (e *engine) outerLockCovers(g *Gap) bool {
+	return e.onlyCalledLocked(g.Fn) && e.othersWriteLocked(g)
+}
+
+// othersWriteLocked reports whether every other writer of the state g's
+// stale read read keeps to the callers' lock too (see uncoveredWriters).
+func (e *engine) othersWriteLocked(g *Gap) bool {
+	return len(e.uncoveredWriters(g)) == 0
+}
+
+// uncoveredWriters returns the other methods of the type whose state g's
+// stale read read (or closures in them) that write that state somewhere
+// with no lock held but its own, and are not only called with one held.
+// Writers of other types are not asked: what the engine knows of them
+// is by class, and another object of the same class (a cache of another
+// owner) would count against this one. Nor are writers that only raise
+// a count the stale test found large enough.
+func (e *engine) uncoveredWriters(g *Gap) []*ssa.Function {
+	if g.ReadLoc.Root == nil {
+		return nil
+	}
+	owner := deref(g.ReadLoc.Root.Type())
+	writers, _ := e.stateWriters(g)
+	bare := e.bareWriters[e.stateKey(g)]
+	f := fieldClass(g.ReadLoc)
+	var out []*ssa.Function
+	for _, w := range writers {
+		if w == g.Fn || !bare[w] || !methodOf(outermost(w), owner) || e.onlyCalledLocked(w) || f != "" && e.writesOnlyThrough(w, f, g.Fn) {
+			continue
+		}
+		if (g.countNonzero || g.atLeast) && f != "" && e.onlyIncrements(w, f) {
+			continue // raising the count cannot undo a test that found it large enough
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
 func (e *engine) calledLocked(fn *ssa.Function) bool {
 	if namedLocked(fn) && !unlocksCallersLock(fn) {
 		// Its name says every caller holds the lock for it (a hook or
@@ -330,12 +380,14 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.storesOther = make(map[*types.Var]bool)
 	e.calls = make(map[*ssa.Function][]staticCall)
 	e.lockedCalls = make(map[ssa.Instruction]bool)
+	e.underKeyedLock = make(map[ssa.Instruction]bool)
 	e.escapes = make(map[*ssa.Function]bool)
 	e.started = make(map[*ssa.Function][]*goStart)
 	e.writers = make(map[string][]*ssa.Function)
 	e.fieldWriters = make(map[string][]*ssa.Function)
 	e.insertOnly = make(map[string]map[*ssa.Function]bool)
 	e.fieldWrites = make(map[string]map[*ssa.Function]*fieldWrite)
+	e.bareWriters = make(map[string]map[*ssa.Function]bool)
 	e.workers = make(map[*ssa.Function]*goStart)
 	e.calledLockedMemo = make(map[*ssa.Function]bool)
 	e.testGoroutineMemo = make(map[*ssa.Function]bool)

@@ -102,6 +102,9 @@ type Gap struct {
 	// countNonzero: the stale read only gates the write, by tests that
 	// found the integer it read not zero (see countStaysNonzero).
 	countNonzero bool
+	// atLeast: the stale read only gates the write, by tests that found
+	// the integer it read at least as large as something.
+	atLeast bool
 	// claimChains: every stale read that decides the write was made in
 	// a section of an outer mutex in which the function then took the
 	// claim it holds at the write (claimTakenInSection); the gap goes if
@@ -1569,6 +1572,7 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	_, isCall := r.instr.(ssa.CallInstruction)
 	g.FoundBy = isCall && r.found
 	g.countNonzero = g.Kind == Gated && fs.onNonzeroSide(ri, w)
+	g.atLeast = g.Kind == Gated && fs.onSide(ri, w, atLeastSide)
 	g.AMode, g.BMode = a.mode, b.mode
 	first := func(openers []int) (token.Pos, ssa.Instruction, bool) {
 		var best ssa.Instruction
@@ -3054,6 +3058,13 @@ func (fs *funcState) writesOwnerUnlocked(root ssa.Value) bool {
 // lies on the side where it was not zero (n != 0, n > 0, the else of
 // n == 0).
 func (fs *funcState) onNonzeroSide(ri int, w *writeSite) bool {
+	return fs.onSide(ri, w, nonzeroSide)
+}
+
+// onSide reports whether every branch on the way to w that read ri's
+// value decides compares that value, an integer, in a way side accepts
+// for the successor taken.
+func (fs *funcState) onSide(ri int, w *writeSite, side func(cond, v ssa.Value, succ int) bool) bool {
 	v := fs.reads[ri].value
 	if v == nil {
 		return false
@@ -3068,9 +3079,44 @@ func (fs *funcState) onNonzeroSide(ri int, w *writeSite) bool {
 			return
 		}
 		tested = true
-		ok = ok && nonzeroSide(c, v, d.succ)
+		ok = ok && side(c, v, d.succ)
 	})
 	return ok && tested
+}
+
+// atLeastSide reports whether cond compares v with something and its
+// successor succ (0 for true, 1 for false) is taken only when v was at
+// least that large (v >= n, v > n, the else of v < n): raising v since
+// cannot undo the test.
+func atLeastSide(cond, v ssa.Value, succ int) bool {
+	b, ok := cond.(*ssa.BinOp)
+	if !ok {
+		return false
+	}
+	op := b.Op
+	switch v {
+	case b.X:
+	case b.Y:
+		switch op { // n < v is v > n
+		case token.LSS:
+			op = token.GTR
+		case token.LEQ:
+			op = token.GEQ
+		case token.GTR:
+			op = token.LSS
+		case token.GEQ:
+			op = token.LEQ
+		}
+	default:
+		return false
+	}
+	switch op {
+	case token.GTR, token.GEQ:
+		return succ == 0
+	case token.LSS, token.LEQ:
+		return succ == 1
+	}
+	return false
 }
 
 // nonzeroSide reports whether cond compares v with zero and its successor

@@ -91,6 +91,15 @@ func (e *engine) noteKeyedLocks(fn *ssa.Function) {
 	}
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
+			if slices.ContainsFunc(acquires, func(a keyedOp) bool {
+				return runsBefore(a.instr, instr) && !slices.ContainsFunc(releases, func(u keyedOp) bool {
+					return same(a, u) && runsBefore(a.instr, u.instr) && runsBefore(u.instr, instr)
+				})
+			}) {
+				// Whatever the key: enough to say that a writer of the
+				// state holds some lock besides its own (othersWriteLocked).
+				e.underKeyedLock[instr] = true
+			}
 			call, ok := instr.(*ssa.Call)
 			if !ok {
 				continue

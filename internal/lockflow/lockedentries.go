@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"go/types"
+	"maps"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -90,6 +91,22 @@ func (e *engine) markLockedEntries() {
 			continue
 		}
 		entries, walked, ok := e.lockedEntries(g.Fn)
+		// The other writers of the state must keep to a lock too: their
+		// ways in are entries as well.
+		for _, w := range e.uncoveredWriters(g) {
+			if !ok {
+				break
+			}
+			var more []*types.Func
+			var also map[*ssa.Function]bool
+			more, also, ok = e.lockedEntries(w)
+			for _, obj := range more {
+				if !slices.Contains(entries, obj) {
+					entries = append(entries, obj)
+				}
+			}
+			maps.Copy(walked, also)
+		}
 		if !ok || len(entries) == 0 {
 			continue
 		}

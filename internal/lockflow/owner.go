@@ -295,6 +295,32 @@ func (e *engine) stateWriters(g *Gap) (writers []*ssa.Function, insertOnly map[*
 	return nil, nil
 }
 
+// stateKey names the state stateWriters returns the writers of: the
+// field, or else the lock class.
+func (e *engine) stateKey(g *Gap) string {
+	if f := fieldClass(g.ReadLoc); f != "" && len(e.fieldWriters[f]) > 0 {
+		return fieldKey(f)
+	}
+	if class := lockClass(g.Lock); class != "" {
+		return lockKey(class)
+	}
+	return ""
+}
+
+func fieldKey(f string) string    { return "field " + f }
+func lockKey(class string) string { return "lock " + class }
+
+// noteBareWrite records that fs's function writes the state key with no
+// lock held but the state's own.
+func (fs *funcState) noteBareWrite(key string) {
+	m := fs.e.bareWriters[key]
+	if m == nil {
+		m = make(map[*ssa.Function]bool)
+		fs.e.bareWriters[key] = m
+	}
+	m[fs.fn] = true
+}
+
 // perObjectWorker reports whether the go statement starts g's function as
 // a method of an object its function has just allocated (one worker per
 // object), or a method that calls g's function on its receiver, g's stale
@@ -683,12 +709,21 @@ func (fs *funcState) noteWriters() {
 			if h.mode != Write || h.claim {
 				continue
 			}
-			if c := lockClass(h.path); c != "" && !slices.Contains(fs.e.writers[c], fs.fn) {
-				fs.e.writers[c] = append(fs.e.writers[c], fs.fn)
+			bare := !fs.e.underKeyedLock[w.instr] && !slices.ContainsFunc(w.held, func(o heldLock) bool { return o.key != h.key })
+			if c := lockClass(h.path); c != "" {
+				if !slices.Contains(fs.e.writers[c], fs.fn) {
+					fs.e.writers[c] = append(fs.e.writers[c], fs.fn)
+				}
+				if bare {
+					fs.noteBareWrite(lockKey(c))
+				}
 			}
 			f := fieldClass(w.loc)
 			if f == "" {
 				continue
+			}
+			if bare {
+				fs.noteBareWrite(fieldKey(f))
 			}
 			ins := fs.insertsIfAbsent(&w, h.key)
 			if !slices.Contains(fs.e.fieldWriters[f], fs.fn) {
@@ -743,6 +778,15 @@ func (fs *funcState) noteFieldWrite(f string, w *writeSite) {
 // incrementsInPlace reports whether w stores into a location the value
 // loaded from it plus a positive constant (x.n++, x.n += 2).
 func incrementsInPlace(w *writeSite) bool {
+	if up, ok := w.instr.(*ssa.MapUpdate); ok {
+		// m[k]++: the entry looked up with the same key, plus a step.
+		b, ok := up.Value.(*ssa.BinOp)
+		if !ok || step(b) <= 0 {
+			return false
+		}
+		l, ok := b.X.(*ssa.Lookup)
+		return ok && l.X == up.Map && l.Index == up.Key
+	}
 	st, ok := w.instr.(*ssa.Store)
 	if !ok {
 		return false

@@ -60,10 +60,17 @@ func (v *Volumes) Mount(name, ref string) {
 	v.mu.Unlock()
 }
 
-// find is lookup's twin, but Adopt calls it after it let go of the
-// name's lock, and Claim holds the lock of another name than the one
-// it looks up: a volume made in between is replaced. Reported.
-func (v *Volumes) find(name string) *volume {
+// Shelves is Volumes again, but its find is called by Adopt after it let
+// go of the name's lock, and by Claim holding the lock of another name
+// than the one it looks up: a shelf made in between is replaced.
+// Reported.
+type Shelves struct {
+	names  NameLocker
+	mu     sync.RWMutex
+	byName map[string]*volume
+}
+
+func (v *Shelves) find(name string) *volume {
 	v.mu.RLock()
 	vol, ok := v.byName[name]
 	v.mu.RUnlock()
@@ -77,16 +84,90 @@ func (v *Volumes) find(name string) *volume {
 	return vol
 }
 
-func (v *Volumes) Adopt(name string) *volume {
+func (v *Shelves) Adopt(name string) *volume {
 	v.names.Lock(name)
 	v.names.Unlock(name)
 	return v.find(name)
 }
 
-func (v *Volumes) Claim(name, alias string) *volume {
+func (v *Shelves) Claim(name, alias string) *volume {
 	v.names.Lock(alias)
 	defer v.names.Unlock(alias)
 	return v.find(name)
+}
+
+// VolumeIndex keeps Volumes' locked lookup, but Import fills the same map
+// holding no name lock: the callers' lock keeps out only the callers
+// that take it, so lookup's fill may replace what Import stored in
+// between. Reported.
+type VolumeIndex struct {
+	names  NameLocker
+	mu     sync.RWMutex
+	byName map[string]*volume
+}
+
+func (r *VolumeIndex) lookup(name string) *volume {
+	r.mu.RLock()
+	vol, ok := r.byName[name]
+	r.mu.RUnlock()
+	if ok {
+		return vol
+	}
+	vol = &volume{name: name, refs: make(map[string]bool)}
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: vol was missing under the read lock`
+	r.byName[name] = vol
+	r.mu.Unlock()
+	return vol
+}
+
+func (r *VolumeIndex) Create(name string) *volume {
+	r.names.Lock(name)
+	defer r.names.Unlock(name)
+	return r.lookup(name)
+}
+
+func (r *VolumeIndex) Import(vols []*volume) {
+	r.mu.Lock()
+	for _, vol := range vols {
+		r.byName[vol.name] = vol
+	}
+	r.mu.Unlock()
+}
+
+// Catalog's Import takes the name's lock around its store too: every
+// writer of the map is inside the callers' lock. Silent.
+type Catalog struct {
+	names  NameLocker
+	mu     sync.RWMutex
+	byName map[string]*volume
+}
+
+func (c *Catalog) lookup(name string) *volume {
+	c.mu.RLock()
+	vol, ok := c.byName[name]
+	c.mu.RUnlock()
+	if ok {
+		return vol
+	}
+	vol = &volume{name: name, refs: make(map[string]bool)}
+	c.mu.Lock()
+	c.byName[name] = vol
+	c.mu.Unlock()
+	return vol
+}
+
+func (c *Catalog) Create(name string) *volume {
+	c.names.Lock(name)
+	defer c.names.Unlock(name)
+	return c.lookup(name)
+}
+
+func (c *Catalog) Import(vol *volume) {
+	c.names.Lock(vol.name)
+	defer c.names.Unlock(vol.name)
+	c.mu.Lock()
+	c.byName[vol.name] = vol
+	c.mu.Unlock()
 }
 
 // Images does the same with another package's locker, known by its

@@ -33,10 +33,22 @@ func (g *Gateway) syncProxiesLocked() {
 	}
 }
 
-// warm does the same from the hook without saying the lock is held: a
-// warm-up beside a reconfiguration replaces the proxy the other stored.
-// Reported.
-func (g *Gateway) warm() {
+func (g *Gateway) Configure(backends []string) {
+	g.mu.Lock()
+	g.backends = backends
+	g.onConfig(g)
+	g.mu.Unlock()
+}
+
+// HookGateway fills its map from hooks that hold no lock.
+type HookGateway struct {
+	backends []string
+	proxies  sync.Map // backend -> *proxy
+}
+
+// warm does the same from a hook without saying the lock is held: two
+// warm-ups replace each other's proxies. Reported.
+func (g *HookGateway) warm() {
 	for _, b := range g.backends {
 		if _, ok := g.proxies.Load(b); ok {
 			continue
@@ -47,18 +59,13 @@ func (g *Gateway) warm() {
 
 // reloadUnlocked is named for the opposite: it runs with no lock held.
 // Reported.
-func (g *Gateway) reloadUnlocked(b string) {
+func (g *HookGateway) reloadUnlocked(b string) {
 	if _, ok := g.proxies.Load(b); ok {
 		return
 	}
 	g.proxies.Store(b, &proxy{target: b}) // want `g.proxies.Store stores what g.proxies.Load found missing, but another goroutine may have stored an entry since`
 }
 
-func (g *Gateway) Configure(backends []string) {
-	g.mu.Lock()
-	g.backends = backends
-	g.onConfig(g)
-	g.mu.Unlock()
+func (g *HookGateway) Hooks() []func() {
+	return []func(){g.warm, func() { g.reloadUnlocked("default") }}
 }
-
-func (g *Gateway) Hooks() []func() { return []func(){g.warm, func() { g.reloadUnlocked("default") }} }

@@ -86,7 +86,11 @@
 // it included, unless it releases that lock itself, a keyed lock (Lock(key), Unlock(key))
 // every caller holds on one of the call's arguments, a closure that sync.Map's Range or the sort
 // and slices functions call back counting as called where it is handed
-// over; so does a claim taken in the section of a mutex that made the
+// over; all of these only when the type's other methods that write the
+// state read also hold some lock where they write it, or are only called
+// with one held (a lock that keeps a rebuild from racing another rebuild
+// does not keep out a delete that never takes it), a method that only
+// adds to a count the test found large enough aside; so does a claim taken in the section of a mutex that made the
 // read, when every change of the claim map holds that mutex); removing
 // an entry a stale test found there, also through a helper whose one
 // result is only the found result of its lookup; removing
@@ -182,7 +186,9 @@
 // generic type, no instance of it); with
 // lockgap's own driver, a gap reached only through exported functions
 // or methods that every caller in the module calls with a lock held (a
-// ledger's Reserve, called under the biller's per-account stripe); a
+// ledger's Reserve, called under the biller's per-account stripe), the
+// type's exported methods that write the state with no other lock held
+// (the ledger's Credit) counting as such entries too; a
 // function a singleflight group runs for a key (a Do or DoChan method of a type
 // named Group, given a string key and the function: x/sync's
 // singleflight, and groups like it), which acts as an outer lock across

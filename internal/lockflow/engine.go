@@ -3,6 +3,7 @@ package lockflow
 import (
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"os"
@@ -800,6 +801,9 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 		for _, w := range sum.writes {
 			fmt.Fprintf(os.Stderr, "  summary write %+v\n", w)
 		}
+		for _, r := range sum.results {
+			fmt.Fprintf(os.Stderr, "  summary result %+v\n", r)
+		}
 	}
 	return sum
 }
@@ -972,14 +976,21 @@ func (fs *funcState) summarize() *summary {
 			if mi, ok := v.(*ssa.MakeInterface); ok {
 				v = mi.X
 			}
-			if isFresh(v) {
+			carried := fs.taint[v]
+			switch {
+			case boolConst(fs.assigned(v)) && len(ret.Results) > 1:
+				// return v, true / return nil, false: the flag says what
+				// the tests on the way to this return found, as
+				// return v, ok says it by data.
+				carried = fs.blockCtl[b.Index]
+			case isFresh(v):
 				continue
 			}
 			var bit uint32
 			if len(ret.Results) > 1 && i < 32 {
 				bit = 1 << i
 			}
-			fs.taint[v].each(func(ri int) {
+			carried.each(func(ri int) {
 				if failure && !fs.carriesDirectly(ret.Results[i], ri) {
 					return
 				}
@@ -1657,6 +1668,12 @@ func (fs *funcState) always(instr ssa.Instruction) bool {
 func foundResult(sig *types.Signature) bool {
 	r := sig.Results()
 	return r.Len() == 1 && types.Identical(r.At(0).Type().Underlying(), types.Typ[types.Bool])
+}
+
+// boolConst reports whether v is the constant true or false.
+func boolConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Bool
 }
 
 // returnsFound reports whether fs's function returns only whether an

@@ -367,17 +367,11 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 // LoadOrStore(K, V) (V, bool)): recv, and the type of the value it hands
 // back.
 func loadOrStoreOf(pass *analysis.Pass, call *ast.CallExpr) (ast.Expr, types.Type, bool) {
-	if call == nil {
+	recv := methodReceiver(pass, call)
+	if recv == nil {
 		return nil, nil, false
 	}
-	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil, nil, false
-	}
-	if selection, ok := pass.TypesInfo.Selections[sel]; !ok || selection.Kind() != types.MethodVal {
-		return nil, nil, false
-	}
-	t := pass.TypesInfo.TypeOf(sel.X)
+	t := pass.TypesInfo.TypeOf(recv)
 	if t == nil {
 		return nil, nil, false
 	}
@@ -390,7 +384,23 @@ func loadOrStoreOf(pass *analysis.Pass, call *ast.CallExpr) (ast.Expr, types.Typ
 	if sig.Params().Len() != 2 || sig.Results().Len() != 2 || !types.Identical(sig.Results().At(1).Type(), types.Typ[types.Bool]) {
 		return nil, nil, false
 	}
-	return sel.X, sig.Results().At(0).Type(), true
+	return recv, sig.Results().At(0).Type(), true
+}
+
+// methodReceiver returns the receiver expression of a method call
+// (recv.M(...)), or nil.
+func methodReceiver(pass *analysis.Pass, call *ast.CallExpr) ast.Expr {
+	if call == nil {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if selection, ok := pass.TypesInfo.Selections[sel]; !ok || selection.Kind() != types.MethodVal {
+		return nil
+	}
+	return sel.X
 }
 
 // TypeInFile writes t as the file names it: its own package's types bare,

@@ -131,9 +131,15 @@ func reportEntryCalls(pass *analysis.Pass, res *Result) {
 // no lock to take again, so the advice is the method that tests and
 // writes in one call.
 func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) analysis.Diagnostic {
+	absent := ""
 	if recv, _, ok := loadOrStoreOf(pass, src.CallAt(g.BOpen)); ok {
 		// A wrapper's own LoadOrStore, not the sync.Map inside it.
 		m = types.ExprString(recv)
+	} else if recv := methodReceiver(pass, src.CallAt(g.BOpen)); g.BHelper && recv != nil {
+		// A wrapper without one: its sync.Map field is not the caller's
+		// to use.
+		m = types.ExprString(recv)
+		absent = " (a method to add to the wrapper)"
 	}
 	write := src.Callee(g.BOpen)
 	read := src.Callee(g.Read)
@@ -143,15 +149,15 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 	var msg string
 	switch {
 	case g.Kind == LazyInit && g.Removal:
-		msg = fmt.Sprintf("%s removes what %s found missing or stale, but another goroutine may have stored an entry since and this removes it; remove only the entry seen, with %s.CompareAndDelete", write, read, m)
+		msg = fmt.Sprintf("%s removes what %s found missing or stale, but another goroutine may have stored an entry since and this removes it; remove only the entry seen, with %s.CompareAndDelete%s", write, read, m, absent)
 	case g.Kind == LazyInit:
-		msg = fmt.Sprintf("%s stores what %s found %s, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore and keep the value it returns", write, read, missing(g), m)
+		msg = fmt.Sprintf("%s stores what %s found %s, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore%s and keep the value it returns", write, read, missing(g), m, absent)
 	case g.Kind == LostUpdate:
-		msg = fmt.Sprintf("%s writes a value derived from %s, read by an earlier call; an update or removal made in between is undone; use %s.CompareAndSwap in a loop (LoadOrStore for the first value)", write, read, m)
+		msg = fmt.Sprintf("%s writes a value derived from %s, read by an earlier call; an update or removal made in between is undone; use %s.CompareAndSwap in a loop (LoadOrStore for the first value)%s", write, read, m, absent)
 	case g.Removal:
-		msg = fmt.Sprintf("%s is decided by %s, read by an earlier call, and the entry may have been replaced since; remove only the entry seen, with %s.CompareAndDelete", write, read, m)
+		msg = fmt.Sprintf("%s is decided by %s, read by an earlier call, and the entry may have been replaced since; remove only the entry seen, with %s.CompareAndDelete%s", write, read, m, absent)
 	default:
-		msg = fmt.Sprintf("%s is decided by %s, read by an earlier call, which may be stale; test and write in one call (%s.LoadOrStore, CompareAndSwap, CompareAndDelete)", write, read, m)
+		msg = fmt.Sprintf("%s is decided by %s, read by an earlier call, which may be stale; test and write in one call (%s.LoadOrStore, CompareAndSwap, CompareAndDelete)%s", write, read, m, absent)
 	}
 	d := analysis.Diagnostic{Pos: g.BOpen, Message: msg}
 	if g.Read.IsValid() {

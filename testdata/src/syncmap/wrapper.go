@@ -1,0 +1,44 @@
+package syncmap
+
+import "sync"
+
+// registry is a typed wrapper over sync.Map whose Load says "found" with
+// a constant on each way out, and which has no LoadOrStore of its own.
+type registry[K comparable, V any] struct{ m sync.Map }
+
+func (r *registry[K, V]) Load(k K) (V, bool) {
+	v, ok := r.m.Load(k)
+	if !ok {
+		var zero V
+		return zero, false
+	}
+	return v.(V), true
+}
+
+func (r *registry[K, V]) Store(k K, v V) { r.m.Store(k, v) }
+
+func (r *registry[K, V]) Delete(k K) { r.m.Delete(k) }
+
+type codec struct{ name string }
+
+var codecs registry[string, *codec]
+
+// Codec registers a codec the first time a name is asked for: two first
+// calls both miss and the second Store replaces the first's codec.
+// Reported, pointing at a LoadOrStore the wrapper does not have yet.
+func Codec(name string) *codec {
+	if c, ok := codecs.Load(name); ok {
+		return c
+	}
+	c := &codec{name: name}
+	codecs.Store(name, c) // want `codecs.Store stores what codecs.Load found missing, .*; use codecs.LoadOrStore \(a method to add to the wrapper\) and keep the value it returns`
+	return c
+}
+
+// Forget deletes a name whether or not it was found: the lookup only
+// feeds the result. Silent.
+func Forget(name string) bool {
+	_, ok := codecs.Load(name)
+	codecs.Delete(name)
+	return ok
+}

@@ -24,6 +24,19 @@ if [ ${#mods[@]} -eq 0 ]; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Compiling a long list of modules fills the build cache faster than the
+# go command trims it (about 10 GB an hour here), and a full disk makes
+# modules fail as if lockgap had. Below CORPUS_MIN_FREE_GB free (15 by
+# default), drop the cache entries not used in the last 45 minutes.
+trim_build_cache() {
+	local cache free
+	cache=$(go env GOCACHE)
+	free=$(df -P -BG "$cache" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
+	if [ "${free:-0}" -lt "${CORPUS_MIN_FREE_GB:-15}" ]; then
+		echo "only ${free} GB free: trimming the build cache" >&2
+		find "$cache" -type f -mmin +45 -delete 2>/dev/null || true
+	fi
+}
 go build -o "$work/lockgap" "$repo/cmd/lockgap"
 : >"$work/current.tsv"
 ran=()
@@ -39,6 +52,7 @@ for spec in "${mods[@]}"; do
 	fi
 	echo "== $label" >&2
 	ran+=("$spec")
+	trim_build_cache
 	prepare=$here/prepare/$(echo "${spec%@*}" | tr / _).sh
 	(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
 	# Packages lockgap could not load (a module's own build problems, or

@@ -66,11 +66,18 @@ func (e *engine) constructing(g *Gap) bool {
 		return false
 	}
 	fn := g.Fn
-	if !e.callsKnown(fn) || fn.Parent() != nil {
-		return false
-	}
 	i := paramIndex(fn, p)
 	if i < 0 || startsGoroutine(fn) || !staysLocal(p, 0) {
+		return false
+	}
+	return e.calledOnFresh(fn, i)
+}
+
+// calledOnFresh reports whether fn, a declared function, runs only where
+// the package calls it, each call handing it as argument i an object the
+// caller has just made and shown no one yet.
+func (e *engine) calledOnFresh(fn *ssa.Function, i int) bool {
+	if i < 0 || !e.callsKnown(fn) || fn.Parent() != nil {
 		return false
 	}
 	for _, c := range e.calls[fn] {
@@ -82,7 +89,7 @@ func (e *engine) constructing(g *Gap) bool {
 		if i >= len(args) {
 			return false
 		}
-		if !e.freshArg(args[i], c.caller, c.instr) {
+		if !e.freshArg(args[i], c.caller, c.instr) && !e.configuredFresh(args[i], c.caller, c.instr) {
 			return false
 		}
 	}

@@ -40,6 +40,12 @@ func (e *engine) explain(g *Gap) {
 	if root := e.worker(g.Fn); root != nil {
 		fmt.Fprintf(os.Stderr, "  worker %s in %s loops=%v repeatedly=%v owned=%v\n", e.pass.Fset.Position(root.instr.Pos()), root.Parent(), loops(root), e.spawnedRepeatedly(root), e.ownedByWorker(g))
 	}
+	if e.onlyCalledLocked(g.Fn) {
+		for _, w := range e.uncoveredWriters(g) {
+			fmt.Fprintf(os.Stderr, "  outer lock: writer %s takes none\n", w)
+			e.explainLocked(w, 1)
+		}
+	}
 	for _, w := range writers {
 		fmt.Fprintf(os.Stderr, "  writer %s bare=%v insertOnly=%v increments=%v through=%v worker=%v escapes=%v started=%d calls=%d framework=%q\n", w, e.bareWriters[e.stateKey(g)][w], insertOnly[w],
 			f != "" && e.onlyIncrements(w, f), f != "" && e.writesOnlyThrough(w, f, g.Fn),

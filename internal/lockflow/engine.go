@@ -207,9 +207,11 @@ type engine struct {
 	bareWriters map[string]map[*ssa.Function]bool
 	workers     map[*ssa.Function]*goStart // memo of worker
 
-	calledLockedMemo  map[*ssa.Function]bool
-	testGoroutineMemo map[*ssa.Function]bool
-	testLockerMemo    map[testLockerKey]bool // memo of testStartsLocker
+	calledLockedMemo map[*ssa.Function]bool
+	// lockedOrBuildingMemo: memo of lockedOrBuilding, made on first use.
+	lockedOrBuildingMemo map[*ssa.Function]bool
+	testGoroutineMemo    map[*ssa.Function]bool
+	testLockerMemo       map[testLockerKey]bool // memo of testStartsLocker
 
 	funcs []*ssa.Function // the package's, as analysed
 	// writeLockedClasses: the locks (by lockClass) some function of the
@@ -345,7 +347,7 @@ func (e *engine) uncoveredWriters(g *Gap) []*ssa.Function {
 	f := fieldClass(g.ReadLoc)
 	var out []*ssa.Function
 	for _, w := range writers {
-		if w == g.Fn || !bare[w] || !methodOf(outermost(w), owner) || e.onlyCalledLocked(w) || f != "" && e.writesOnlyThrough(w, f, g.Fn) {
+		if w == g.Fn || !bare[w] || !methodOf(outermost(w), owner) || e.lockedOrBuilding(w) || f != "" && e.writesOnlyThrough(w, f, g.Fn) {
 			continue
 		}
 		if (g.countNonzero || g.atLeast) && f != "" && e.onlyIncrements(w, f) {
@@ -354,6 +356,30 @@ func (e *engine) uncoveredWriters(g *Gap) []*ssa.Function {
 		out = append(out, w)
 	}
 	return out
+}
+
+// lockedOrBuilding reports whether fn runs only with a lock held or on
+// an object still being built (a method, or a goroutine it starts, that
+// restores saved state before the constructor hands the object out):
+// each call of it is made with a lock held or from such a function.
+func (e *engine) lockedOrBuilding(fn *ssa.Function) bool {
+	if e.lockedOrBuildingMemo == nil {
+		e.lockedOrBuildingMemo = make(map[*ssa.Function]bool)
+	}
+	return memoised(e.lockedOrBuildingMemo, fn, func(fn *ssa.Function) bool {
+		if e.onlyCalledLocked(fn) || e.calledOnFresh(outermost(fn), 0) {
+			return true
+		}
+		if !e.callsKnown(fn) {
+			return false
+		}
+		for _, c := range e.calls[fn] {
+			if !e.lockedCalls[c.instr] && !e.lockedOrBuilding(c.caller) {
+				return false
+			}
+		}
+		return true
+	})
 }
 
 func (e *engine) calledLocked(fn *ssa.Function) bool {

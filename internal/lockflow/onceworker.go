@@ -155,7 +155,8 @@ func (e *engine) configuredFresh(v ssa.Value, caller *ssa.Function, call ssa.Ins
 	return true
 }
 
-// configures reports whether ref calls a functional option with a alone.
+// configures reports whether ref calls a functional option with a alone
+// (one returning nothing, or an error).
 func (e *engine) configures(ref ssa.Instruction, a ssa.Value) bool {
 	c, ok := ref.(*ssa.Call)
 	if !ok || c.Call.IsInvoke() || c.Call.StaticCallee() != nil || len(c.Call.Args) != 1 || c.Call.Args[0] != a {
@@ -166,8 +167,8 @@ func (e *engine) configures(ref ssa.Instruction, a ssa.Value) bool {
 		return false
 	}
 	sig, ok := named.Underlying().(*types.Signature)
-	if !ok || sig.Results().Len() != 0 {
-		return false
+	if !ok || sig.Results().Len() > 1 || sig.Results().Len() == 1 && !isError(sig.Results().At(0).Type()) {
+		return false // an option sets fields, and may say it failed
 	}
 	for _, fn := range e.funcs {
 		if fn.Signature.Recv() != nil || !types.Identical(fn.Signature, sig) {

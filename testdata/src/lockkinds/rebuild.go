@@ -124,3 +124,68 @@ func (i *CountedIndex) Add(name string) {
 	i.counts[name]++
 	i.mu.Unlock()
 }
+
+// RestoredIndex's other writer fills the map from saved state, in
+// goroutines its constructor waits for, after options that may fail:
+// all before anyone else can see the index. Silent.
+type RestoredIndex struct {
+	rebuildMu    sync.Mutex
+	mu           sync.RWMutex
+	measurements map[string]*measurement
+	limit        int
+}
+
+type IndexOption func(*RestoredIndex) error
+
+func WithLimit(n int) IndexOption {
+	return func(i *RestoredIndex) error {
+		i.limit = n
+		return nil
+	}
+}
+
+func NewRestoredIndex(saved []string, opts ...IndexOption) (*RestoredIndex, error) {
+	i := &RestoredIndex{measurements: make(map[string]*measurement)}
+	for _, o := range opts {
+		if err := o(i); err != nil {
+			return nil, err
+		}
+	}
+	i.restore(saved)
+	return i, nil
+}
+
+func (i *RestoredIndex) restore(saved []string) {
+	var wg sync.WaitGroup
+	for _, name := range saved {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			i.mu.Lock()
+			i.measurements[name] = &measurement{series: map[uint64]bool{}}
+			i.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+func (i *RestoredIndex) Rebuild(names []string) {
+	i.rebuildMu.Lock()
+	defer i.rebuildMu.Unlock()
+	for _, name := range names {
+		i.rebuildOne(name)
+	}
+}
+
+func (i *RestoredIndex) rebuildOne(name string) {
+	i.mu.RLock()
+	m := i.measurements[name]
+	i.mu.RUnlock()
+	if m == nil {
+		return
+	}
+	nm := m.compact()
+	i.mu.Lock()
+	i.measurements[name] = nm
+	i.mu.Unlock()
+}

@@ -709,7 +709,8 @@ func (fs *funcState) noteWriters() {
 			if h.mode != Write || h.claim {
 				continue
 			}
-			bare := !fs.e.underKeyedLock[w.instr] && !slices.ContainsFunc(w.held, func(o heldLock) bool { return o.key != h.key })
+			bare := !fs.e.underKeyedLock[w.instr] && !slices.ContainsFunc(w.held, func(o heldLock) bool { return o.key != h.key }) &&
+				!fs.callsPackageWriter(&w)
 			if c := lockClass(h.path); c != "" {
 				if !slices.Contains(fs.e.writers[c], fs.fn) {
 					fs.e.writers[c] = append(fs.e.writers[c], fs.fn)
@@ -738,6 +739,19 @@ func (fs *funcState) noteWriters() {
 			fs.noteFieldWrite(f, &w)
 		}
 	}
+}
+
+// callsPackageWriter reports whether w is a call of another function of
+// the package, which is a writer in its own right: whether it holds a
+// lock of its own where it writes is asked of it, not read off the
+// locks its summary says it takes.
+func (fs *funcState) callsPackageWriter(w *writeSite) bool {
+	call, ok := w.instr.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	callee, _ := calleeOf(fs.e.pkg, call)
+	return callee != nil && callee != fs.fn
 }
 
 // fieldWrite says how a function writes a field under a lock: by its own

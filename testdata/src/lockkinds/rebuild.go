@@ -189,3 +189,47 @@ func (i *RestoredIndex) rebuildOne(name string) {
 	i.measurements[name] = nm
 	i.mu.Unlock()
 }
+
+// PrunedIndex drops through prune, which takes rebuildMu itself: Expire,
+// which calls it, holds no lock, but the writer that matters is prune.
+// Silent.
+type PrunedIndex struct {
+	rebuildMu    sync.Mutex
+	mu           sync.RWMutex
+	measurements map[string]*measurement
+}
+
+func (i *PrunedIndex) Rebuild(names []string) {
+	i.rebuildMu.Lock()
+	defer i.rebuildMu.Unlock()
+	for _, name := range names {
+		i.rebuildOne(name)
+	}
+}
+
+func (i *PrunedIndex) rebuildOne(name string) {
+	i.mu.RLock()
+	m := i.measurements[name]
+	i.mu.RUnlock()
+	if m == nil {
+		return
+	}
+	nm := m.compact()
+	i.mu.Lock()
+	i.measurements[name] = nm
+	i.mu.Unlock()
+}
+
+func (i *PrunedIndex) prune(name string) {
+	i.rebuildMu.Lock()
+	defer i.rebuildMu.Unlock()
+	i.mu.Lock()
+	delete(i.measurements, name)
+	i.mu.Unlock()
+}
+
+func (i *PrunedIndex) Expire(names []string) {
+	for _, name := range names {
+		i.prune(name)
+	}
+}

@@ -289,6 +289,12 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	if fs.entryRevalidated(r, w) {
 		return nil
 	}
+	if removes(w) && fs.rollsBackOwnInsert(r, w) {
+		// The call that decided also filled the map: removing from it
+		// undoes that call's own insert (a create rolled back on a later
+		// failure), as a failed claim is released.
+		return nil
+	}
 	var aLocs []Path
 	for _, i := range fs.inSection(fs.readsIn, a, h.key, func(i int) lockState { return fs.reads[i].held }) {
 		aLocs = append(aLocs, fs.reads[i].loc)
@@ -483,6 +489,17 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		}
 	}
 	return g
+}
+
+// rollsBackOwnInsert reports whether removal w deletes from the map that
+// the helper call which made read r also inserted into.
+func (fs *funcState) rollsBackOwnInsert(r *readSite, w *writeSite) bool {
+	if _, ok := r.instr.(ssa.CallInstruction); !ok {
+		return false
+	}
+	return slices.ContainsFunc(fs.writes, func(w2 writeSite) bool {
+		return w2.instr == r.instr && w2.kind == writeCall && w2.inner == writeMapUpdate && w2.loc.key() == w.loc.key()
+	})
 }
 
 // claimsInHelper reports whether w2 is the very helper call that gave

@@ -3114,16 +3114,7 @@ func atLeastSide(cond, v ssa.Value, succ int) bool {
 	switch v {
 	case b.X:
 	case b.Y:
-		switch op { // n < v is v > n
-		case token.LSS:
-			op = token.GTR
-		case token.LEQ:
-			op = token.GEQ
-		case token.GTR:
-			op = token.LSS
-		case token.GEQ:
-			op = token.LEQ
-		}
+		op = Mirrored(op) // n < v is v > n
 	default:
 		return false
 	}
@@ -3134,6 +3125,22 @@ func atLeastSide(cond, v ssa.Value, succ int) bool {
 		return succ == 1
 	}
 	return false
+}
+
+// Mirrored returns the comparison that says the same with its operands
+// swapped (x < y is y > x); other operators are their own mirror.
+func Mirrored(op token.Token) token.Token {
+	switch op {
+	case token.LSS:
+		return token.GTR
+	case token.LEQ:
+		return token.GEQ
+	case token.GTR:
+		return token.LSS
+	case token.GEQ:
+		return token.LEQ
+	}
+	return op
 }
 
 // nonzeroSide reports whether cond compares v with zero and its successor
@@ -3151,12 +3158,7 @@ func nonzeroSide(cond, v ssa.Value, succ int) bool {
 	switch {
 	case b.X == v && zero(b.Y):
 	case b.Y == v && zero(b.X):
-		switch op { // 0 < n is n > 0
-		case token.LSS:
-			op = token.GTR
-		case token.GTR:
-			op = token.LSS
-		}
+		op = Mirrored(op) // 0 < n is n > 0
 	default:
 		return false
 	}

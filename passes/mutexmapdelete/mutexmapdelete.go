@@ -484,16 +484,7 @@ func lastHolderBranch(cond ssa.Value) (int, bool) {
 	x, y, op := bin.X, bin.Y, bin.Op
 	if _, ok := smallCount(x); ok {
 		x, y = y, x
-		switch op {
-		case token.LSS:
-			op = token.GTR
-		case token.GTR:
-			op = token.LSS
-		case token.LEQ:
-			op = token.GEQ
-		case token.GEQ:
-			op = token.LEQ
-		}
+		op = lockflow.Mirrored(op)
 	}
 	n, ok := smallCount(y)
 	if _, isConst := x.(*ssa.Const); !ok || isConst {

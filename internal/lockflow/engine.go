@@ -1004,7 +1004,7 @@ func (fs *funcState) summarize() *summary {
 			}
 			carried := fs.taint[v]
 			switch {
-			case boolConst(fs.assigned(v)) && len(ret.Results) > 1:
+			case boolConst(fs.assigned(v)):
 				// return v, true / return nil, false: the flag says what
 				// the tests on the way to this return found, as
 				// return v, ok says it by data.
@@ -1716,12 +1716,47 @@ func (fs *funcState) returnsFound() bool {
 		if !ok || b == fs.fn.Recover {
 			continue
 		}
-		if len(ret.Results) != 1 || !fs.foundValue(ret.Results[0]) {
+		if len(ret.Results) != 1 || !fs.foundValue(ret.Results[0]) && !fs.foundConst(ret.Results[0], b) {
 			return false
 		}
 		n++
 	}
 	return n > 0
+}
+
+// foundConst reports whether v, returned at the end of block b, is a
+// constant that says what found tests decided on the way to b (if _, ok
+// := m[k]; ok { return true }; return false): every read b's control
+// depends on is a lookup's found result.
+func (fs *funcState) foundConst(v ssa.Value, b *ssa.BasicBlock) bool {
+	if !boolConst(fs.assigned(v)) {
+		return false
+	}
+	found, any := true, false
+	fs.blockCtl[b.Index].each(func(ri int) {
+		any = true
+		r := &fs.reads[ri]
+		switch x := r.instr.(type) {
+		case *ssa.Lookup:
+			if x.CommaOk {
+				return
+			}
+		case *ssa.UnOp:
+			// The map the lookup looked in, loaded from its field.
+			if slices.ContainsFunc(*x.Referrers(), func(ref ssa.Instruction) bool {
+				l, ok := ref.(*ssa.Lookup)
+				return ok && l.CommaOk && l.X == x
+			}) {
+				return
+			}
+		case ssa.CallInstruction:
+			if r.found {
+				return
+			}
+		}
+		found = false
+	})
+	return found && any
 }
 
 // foundValue reports whether v is the found result of a read of shared

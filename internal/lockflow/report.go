@@ -127,19 +127,39 @@ func reportEntryCalls(pass *analysis.Pass, res *Result) {
 	}
 }
 
+// syncMapMethodName reports whether call calls a method named as one of
+// sync.Map's (a typed wrapper's Store), not a helper of another name
+// (a server's newSession) whose map is the one to name.
+func syncMapMethodName(call *ast.CallExpr) bool {
+	if call == nil {
+		return false
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	switch sel.Sel.Name {
+	case "Load", "Store", "Delete", "LoadOrStore", "LoadAndDelete", "Swap", "CompareAndSwap", "CompareAndDelete", "Range", "Clear":
+		return true
+	}
+	return false
+}
+
 // diagnoseSyncMap renders a gap between two calls on a sync.Map: there is
 // no lock to take again, so the advice is the method that tests and
 // writes in one call.
 func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) analysis.Diagnostic {
 	absent := ""
-	if recv, _, ok := loadOrStoreOf(pass, src.CallAt(g.BOpen)); ok {
-		// A wrapper's own LoadOrStore, not the sync.Map inside it.
-		m = types.ExprString(recv)
-	} else if recv := methodReceiver(pass, src.CallAt(g.BOpen)); g.BHelper && recv != nil {
-		// A wrapper without one: its sync.Map field is not the caller's
-		// to use.
-		m = types.ExprString(recv)
-		absent = " (a method to add to the wrapper)"
+	if call := src.CallAt(g.BOpen); syncMapMethodName(call) {
+		if recv, _, ok := loadOrStoreOf(pass, call); ok {
+			// A wrapper's own LoadOrStore, not the sync.Map inside it.
+			m = types.ExprString(recv)
+		} else if recv := methodReceiver(pass, call); g.BHelper && recv != nil {
+			// A wrapper without one: its sync.Map field is not the
+			// caller's to use.
+			m = types.ExprString(recv)
+			absent = " (a method to add to the wrapper)"
+		}
 	}
 	write := src.Callee(g.BOpen)
 	read := src.Callee(g.Read)

@@ -42,3 +42,28 @@ func Forget(name string) bool {
 	codecs.Delete(name)
 	return ok
 }
+
+// A server's helpers of other names over its own sync.Map: the advice
+// names the map, not the server.
+type sessionTable struct{ byID sync.Map }
+
+func (s *sessionTable) get(id string) (*codec, bool) {
+	v, ok := s.byID.Load(id)
+	if !ok {
+		return nil, false
+	}
+	return v.(*codec), true
+}
+
+func (s *sessionTable) newSession(id string) *codec {
+	c := &codec{name: id}
+	s.byID.Store(id, c)
+	return c
+}
+
+func (s *sessionTable) Session(id string) *codec {
+	if c, ok := s.get(id); ok {
+		return c
+	}
+	return s.newSession(id) // want `s.newSession stores what s.get found missing, .*; use s.byID.LoadOrStore and keep the value it returns`
+}

@@ -983,6 +983,7 @@ func (fs *funcState) summarize() *summary {
 	}
 	fs.summarizeEnsures(s, wb, ownLock)
 	found := fs.returnsFound()
+	flags := fs.flagResults()
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || b == fn.Recover {
@@ -1004,7 +1005,7 @@ func (fs *funcState) summarize() *summary {
 			}
 			carried := fs.taint[v]
 			switch {
-			case boolConst(fs.assigned(v)):
+			case i < len(flags) && flags[i] && boolConst(fs.assigned(v)):
 				// return v, true / return nil, false: the flag says what
 				// the tests on the way to this return found, as
 				// return v, ok says it by data.
@@ -1722,6 +1723,31 @@ func (fs *funcState) returnsFound() bool {
 		n++
 	}
 	return n > 0
+}
+
+// flagResults reports, for each result of fs's function, whether it is a
+// flag: a bool that every return sets to a constant or to the found
+// result of a lookup. Such a flag says what the tests on the way found.
+// A bool computed otherwise on some return (return rt.sub != nil) makes
+// the constants on the others plain answers, not reports of a lookup.
+func (fs *funcState) flagResults() []bool {
+	sig := fs.fn.Signature.Results()
+	flags := make([]bool, sig.Len())
+	for i := range flags {
+		flags[i] = types.Identical(sig.At(i).Type().Underlying(), types.Typ[types.Bool])
+	}
+	for _, b := range fs.fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || b == fs.fn.Recover {
+			continue
+		}
+		for i, v := range ret.Results {
+			if i < len(flags) && flags[i] && !boolConst(fs.assigned(v)) && !fs.foundValue(v) {
+				flags[i] = false
+			}
+		}
+	}
+	return flags
 }
 
 // foundConst reports whether v, returned at the end of block b, is a

@@ -1046,6 +1046,7 @@ func (fs *funcState) summarize() *summary {
 				_, listing := ret.Results[i].Type().Underlying().(*types.Slice)
 				rr.results, rr.picked, rr.orderOnly = bit, fs.picked(ri), listing && fs.ordersOnly(ri)
 				rr.found, rr.key = found, 1+paramIndex(fn, asParam(r.key))
+				rr.bound = fs.returnsBound(b, ret.Results[i], ri)
 				s.addResult(rr)
 			})
 		}

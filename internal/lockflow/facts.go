@@ -63,6 +63,9 @@ func (f *LockSummary) String() string {
 		if r.Found {
 			s = "returns whether " + r.Loc.String() + " is there, read under " + r.Lock.Path.String()
 		}
+		if r.Bound {
+			s = "returns whether " + r.Loc.String() + " is within a bound, read under " + r.Lock.Path.String()
+		}
 		if r.Results != 0 {
 			var idx []string
 			for i := 0; i < 32; i++ {
@@ -153,6 +156,7 @@ type FactRead struct {
 	Picked    bool   `json:",omitempty"`
 	OrderOnly bool   `json:",omitempty"`
 	Found     bool   `json:",omitempty"`
+	Bound     bool   `json:",omitempty"`
 	Key       int    `json:",omitempty"` // relRead.key
 }
 
@@ -218,7 +222,7 @@ func (s *summary) toFact() *LockSummary {
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {
 			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results, Picked: r.picked,
-				OrderOnly: r.orderOnly, Found: r.found, Key: r.key})
+				OrderOnly: r.orderOnly, Found: r.found, Bound: r.bound, Key: r.key})
 		}
 	}
 	for _, en := range s.ensures {
@@ -315,7 +319,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		l, ok2 := lock(r.Lock)
 		if ok1 && ok2 {
 			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results, picked: r.Picked,
-				orderOnly: r.OrderOnly, found: r.Found, key: r.Key})
+				orderOnly: r.OrderOnly, found: r.Found, bound: r.Bound, key: r.Key})
 		}
 	}
 	for _, en := range f.Ensures {

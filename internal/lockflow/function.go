@@ -30,6 +30,9 @@ type readSite struct {
 	// found: a helper's bool result says only whether what it read is
 	// there (see relRead.found).
 	found bool
+	// bound: a helper's bool result compares what it read with a bound
+	// (see relRead.bound).
+	bound bool
 	// key: the key of the map entry read (a lookup's index, or the
 	// caller's argument a helper looked its entry up by); nil if unknown.
 	key ssa.Value
@@ -395,9 +398,11 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						fs.reads[ri].key = h.cs.entryKey(h.sum.results, best)
 						fs.reads[ri].orderOnly = len(h.sum.results) > 0
 						fs.reads[ri].found = len(h.sum.results) > 0 && len(h.sum.outs) == 0 && foundResult(x.Call.Signature())
+						fs.reads[ri].bound = len(h.sum.results) > 0 && len(h.sum.outs) == 0 && foundResult(x.Call.Signature())
 						for _, r := range h.sum.results {
 							fs.reads[ri].orderOnly = fs.reads[ri].orderOnly && r.orderOnly
 							fs.reads[ri].found = fs.reads[ri].found && r.found
+							fs.reads[ri].bound = fs.reads[ri].bound && r.bound
 							fs.reads[ri].picked = fs.reads[ri].picked || r.picked
 							if loc, ok := h.cs.resolve(r.loc); ok && loc.key() != best.key() {
 								fs.reads[ri].also = append(fs.reads[ri].also, loc)

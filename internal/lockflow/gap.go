@@ -2226,10 +2226,14 @@ func callFailed(cond ssa.Value) bool {
 // comparesBound reports whether cond orders read ri against something
 // (<, <=, >, >=), looking through negation and && / ||.
 func (fs *funcState) comparesBound(cond ssa.Value, ri int) bool {
+	return fs.comparesBoundVia(cond, ri, map[*ssa.Phi]bool{})
+}
+
+func (fs *funcState) comparesBoundVia(cond ssa.Value, ri int, seen map[*ssa.Phi]bool) bool {
 	switch c := cond.(type) {
 	case *ssa.UnOp:
 		if c.Op == token.NOT {
-			return fs.comparesBound(c.X, ri)
+			return fs.comparesBoundVia(c.X, ri, seen)
 		}
 	case *ssa.BinOp:
 		switch c.Op {
@@ -2242,13 +2246,43 @@ func (fs *funcState) comparesBound(cond ssa.Value, ri int) bool {
 			return found
 		}
 	case *ssa.Phi: // && and || become phis of constants and operands
+		if seen[c] {
+			return false // (a loop's phi, through itself)
+		}
+		seen[c] = true
 		for _, e := range c.Edges {
-			if _, ok := e.(*ssa.Const); !ok && fs.comparesBound(e, ri) {
+			if _, ok := e.(*ssa.Const); !ok && fs.comparesBoundVia(e, ri, seen) {
 				return true
 			}
 		}
+	case *ssa.Call:
+		// A helper answering whether what it read is within a bound
+		// (q.Full(), q.HasRoom()).
+		i, ok := fs.readIdx[c]
+		return ok && i == ri && fs.reads[ri].bound
 	}
 	return false
+}
+
+// returnsBound reports whether v, the bool returned at the end of block
+// b, is read ri compared with a bound: the comparison itself, or a
+// constant returned where a branch comparing ri with a bound decided
+// (if len(q.items) >= q.max { return false }).
+func (fs *funcState) returnsBound(b *ssa.BasicBlock, v ssa.Value, ri int) bool {
+	if !types.Identical(v.Type().Underlying(), types.Typ[types.Bool]) {
+		return false
+	}
+	v = fs.assigned(v)
+	if !boolConst(v) {
+		return fs.comparesBound(v, ri)
+	}
+	bound := false
+	fs.eachDep(b, func(d branch) {
+		if c := ifCond(d.block); c != nil && fs.comparesBound(c, ri) {
+			bound = true
+		}
+	})
+	return bound
 }
 
 // claims reports whether write w2, in section A, acts on the decision A

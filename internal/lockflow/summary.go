@@ -118,6 +118,10 @@ type relRead struct {
 	// location is there (the found result of a comma-ok lookup of it):
 	// testing it tests existence.
 	found bool
+	// bound: the function's one result is a bool comparing the location
+	// with a bound (return len(q.items) < q.max): testing it is a limit
+	// test, as the comparison would be in the caller.
+	bound bool
 	// key: 1+i when the read is of a map entry looked up by parameter i;
 	// 0 otherwise.
 	key  int
@@ -328,6 +332,7 @@ func (s *summary) addResult(r relRead) {
 		x.picked = x.picked || r.picked
 		x.orderOnly = x.orderOnly && r.orderOnly
 		x.found = x.found && r.found
+		x.bound = x.bound && r.bound
 		if x.key != r.key {
 			x.key = 0
 		}

@@ -2226,7 +2226,7 @@ func callFailed(cond ssa.Value) bool {
 // comparesBound reports whether cond orders read ri against something
 // (<, <=, >, >=), looking through negation and && / ||.
 func (fs *funcState) comparesBound(cond ssa.Value, ri int) bool {
-	return fs.comparesBoundVia(cond, ri, map[*ssa.Phi]bool{})
+	return fs.comparesBoundVia(cond, ri, nil)
 }
 
 func (fs *funcState) comparesBoundVia(cond ssa.Value, ri int, seen map[*ssa.Phi]bool) bool {
@@ -2248,6 +2248,9 @@ func (fs *funcState) comparesBoundVia(cond ssa.Value, ri int, seen map[*ssa.Phi]
 	case *ssa.Phi: // && and || become phis of constants and operands
 		if seen[c] {
 			return false // (a loop's phi, through itself)
+		}
+		if seen == nil {
+			seen = map[*ssa.Phi]bool{}
 		}
 		seen[c] = true
 		for _, e := range c.Edges {

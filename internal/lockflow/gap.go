@@ -2277,15 +2277,30 @@ func (fs *funcState) returnsBound(b *ssa.BasicBlock, v ssa.Value, ri int) bool {
 	}
 	v = fs.assigned(v)
 	if !boolConst(v) {
-		return fs.comparesBound(v, ri)
+		return fs.comparesBound(v, ri) && !comparesWithZero(v)
 	}
 	bound := false
 	fs.eachDep(b, func(d branch) {
-		if c := ifCond(d.block); c != nil && fs.comparesBound(c, ri) {
+		if c := ifCond(d.block); c != nil && fs.comparesBound(c, ri) && !comparesWithZero(c) {
 			bound = true
 		}
 	})
 	return bound
+}
+
+// comparesWithZero reports whether cond, through negations, compares
+// something with 0: len(q.items) > 0 asks whether there is anything, as
+// an existence test does, and bounds nothing.
+func comparesWithZero(cond ssa.Value) bool {
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			break
+		}
+		cond = u.X
+	}
+	b, ok := cond.(*ssa.BinOp)
+	return ok && (isEmpty(b.X, true) || isEmpty(b.Y, true))
 }
 
 // claims reports whether write w2, in section A, acts on the decision A

@@ -99,3 +99,36 @@ func (m *mailbox) isEmpty() bool {
 	defer m.mu.Unlock()
 	return len(m.queue) == 0
 }
+
+// A job runner asked whether anything is still queued: len(queues) > 0
+// bounds nothing, and the answer only decides whether the scheduling loop
+// goes round again to submit more.
+type jobRunner struct {
+	mu     sync.Mutex
+	queues map[string][]func()
+}
+
+func (r *jobRunner) busy() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.queues) > 0
+}
+
+func (r *jobRunner) submit(key string, job func()) {
+	r.mu.Lock()
+	r.queues[key] = append(r.queues[key], job)
+	r.mu.Unlock()
+}
+
+// Silent.
+func Schedule(r *jobRunner, next func() (string, func(), bool), wake <-chan struct{}) {
+	for {
+		if key, job, ok := next(); ok {
+			r.submit(key, job)
+		}
+		if !r.busy() {
+			return
+		}
+		<-wake
+	}
+}

@@ -81,19 +81,25 @@ func (e *engine) calledOnFresh(fn *ssa.Function, i int) bool {
 		return false
 	}
 	for _, c := range e.calls[fn] {
-		call, ok := c.instr.(ssa.CallInstruction)
-		if !ok {
-			return false
-		}
-		args := call.Common().Args
-		if i >= len(args) {
-			return false
-		}
-		if !e.freshArg(args[i], c.caller, c.instr) && !e.configuredFresh(args[i], c.caller, c.instr) {
+		if !e.callOnFresh(c, i) {
 			return false
 		}
 	}
 	return true
+}
+
+// callOnFresh reports whether call c hands its callee, as argument i, an
+// object the caller has just made and shown no one yet.
+func (e *engine) callOnFresh(c staticCall, i int) bool {
+	call, ok := c.instr.(ssa.CallInstruction)
+	if !ok {
+		return false
+	}
+	args := call.Common().Args
+	if i >= len(args) {
+		return false
+	}
+	return e.freshArg(args[i], c.caller, c.instr) || e.configuredFresh(args[i], c.caller, c.instr)
 }
 
 // freshArg reports whether v, an argument of call in caller, is an object

@@ -374,7 +374,11 @@ func (e *engine) lockedOrBuilding(fn *ssa.Function) bool {
 			return false
 		}
 		for _, c := range e.calls[fn] {
-			if !e.lockedCalls[c.instr] && !e.lockedOrBuilding(c.caller) {
+			// A method called on an object its caller is still building
+			// (a constructor's tree.init(head)) runs before anyone else
+			// can reach the object, whoever else calls it with a lock.
+			building := fn.Parent() == nil && fn.Signature.Recv() != nil && e.callOnFresh(c, 0)
+			if !e.lockedCalls[c.instr] && !building && !e.lockedOrBuilding(c.caller) {
 				return false
 			}
 		}

@@ -2288,17 +2288,22 @@ func (fs *funcState) returnsBound(b *ssa.BasicBlock, v ssa.Value, ri int) bool {
 	return bound
 }
 
+// withoutNegation is cond with its ! operators taken off.
+func withoutNegation(cond ssa.Value) ssa.Value {
+	for {
+		u, ok := cond.(*ssa.UnOp)
+		if !ok || u.Op != token.NOT {
+			return cond
+		}
+		cond = u.X
+	}
+}
+
 // comparesWithZero reports whether cond, through negations, compares
 // something with 0: len(q.items) > 0 asks whether there is anything, as
 // an existence test does, and bounds nothing.
 func comparesWithZero(cond ssa.Value) bool {
-	for {
-		u, ok := cond.(*ssa.UnOp)
-		if !ok || u.Op != token.NOT {
-			break
-		}
-		cond = u.X
-	}
+	cond = withoutNegation(cond)
 	b, ok := cond.(*ssa.BinOp)
 	return ok && (isEmpty(b.X, true) || isEmpty(b.Y, true))
 }
@@ -2353,13 +2358,7 @@ func (fs *funcState) madeIn(v ssa.Value, held lockState, k pathKey) bool {
 // (lost := true ... if lost { return }): a re-check only against what
 // the version compared with.
 func (fs *funcState) versionFlag(cond ssa.Value) bool {
-	for {
-		u, ok := cond.(*ssa.UnOp)
-		if !ok || u.Op != token.NOT {
-			break
-		}
-		cond = u.X
-	}
+	cond = withoutNegation(cond)
 	phi, ok := cond.(*ssa.Phi)
 	if !ok || !fs.flagPhi(phi) {
 		return false
@@ -3302,13 +3301,7 @@ func fieldOfValue(p, q Path) bool {
 // helper call read ri whose result says only whether an entry is there
 // (relRead.found): a test by existence, as the lookup in it would be.
 func (fs *funcState) foundTest(cond ssa.Value, ri int) bool {
-	for {
-		u, ok := cond.(*ssa.UnOp)
-		if !ok || u.Op != token.NOT {
-			break
-		}
-		cond = u.X
-	}
+	cond = withoutNegation(cond)
 	c, ok := cond.(*ssa.Call)
 	if !ok {
 		return false

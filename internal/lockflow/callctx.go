@@ -65,12 +65,18 @@ func (e *engine) constructing(g *Gap) bool {
 	if !ok || p.Parent() != g.Fn {
 		return false
 	}
+	if v, ok := e.constructingMemo[p]; ok {
+		return v
+	}
+	if e.constructingMemo == nil {
+		e.constructingMemo = make(map[*ssa.Parameter]bool)
+	}
 	fn := g.Fn
 	i := paramIndex(fn, p)
-	if i < 0 || startsGoroutine(fn) || !staysLocal(p, 0) {
-		return false
-	}
-	return e.calledOnFresh(fn, i)
+	// The walks over fn's body last: they cost the most.
+	v := i >= 0 && e.calledOnFresh(fn, i) && !startsGoroutine(fn) && staysLocal(p, 0)
+	e.constructingMemo[p] = v
+	return v
 }
 
 // calledOnFresh reports whether fn, a declared function, runs only where

@@ -210,8 +210,11 @@ type engine struct {
 	calledLockedMemo map[*ssa.Function]bool
 	// lockedOrBuildingMemo: memo of lockedOrBuilding, made on first use.
 	lockedOrBuildingMemo map[*ssa.Function]bool
-	testGoroutineMemo    map[*ssa.Function]bool
-	testLockerMemo       map[testLockerKey]bool // memo of testStartsLocker
+	// constructingMemo: memo of constructing by the lock's parameter
+	// (every gap of a large function asks it of the same one).
+	constructingMemo  map[*ssa.Parameter]bool
+	testGoroutineMemo map[*ssa.Function]bool
+	testLockerMemo    map[testLockerKey]bool // memo of testStartsLocker
 
 	funcs []*ssa.Function // the package's, as analysed
 	// writeLockedClasses: the locks (by lockClass) some function of the

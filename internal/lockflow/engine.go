@@ -1020,6 +1020,7 @@ func (fs *funcState) summarize() *summary {
 			case isFresh(v):
 				continue
 			}
+			bounds := fs.boundTests(b, ret.Results[i])
 			var bit uint32
 			if len(ret.Results) > 1 && i < 32 {
 				bit = 1 << i
@@ -1053,7 +1054,7 @@ func (fs *funcState) summarize() *summary {
 				_, listing := ret.Results[i].Type().Underlying().(*types.Slice)
 				rr.results, rr.picked, rr.orderOnly = bit, fs.picked(ri), listing && fs.ordersOnly(ri)
 				rr.found, rr.key = found, 1+paramIndex(fn, asParam(r.key))
-				rr.bound = fs.returnsBound(b, ret.Results[i], ri)
+				rr.bound = slices.ContainsFunc(bounds, func(c ssa.Value) bool { return fs.comparesBound(c, ri) })
 				s.addResult(rr)
 			})
 		}

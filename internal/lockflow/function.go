@@ -397,8 +397,10 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						fs.reads[ri].results = resultsCarrying(h.sum.results)
 						fs.reads[ri].key = h.cs.entryKey(h.sum.results, best)
 						fs.reads[ri].orderOnly = len(h.sum.results) > 0
-						fs.reads[ri].found = len(h.sum.results) > 0 && len(h.sum.outs) == 0 && foundResult(x.Call.Signature())
-						fs.reads[ri].bound = len(h.sum.results) > 0 && len(h.sum.outs) == 0 && foundResult(x.Call.Signature())
+						// One bool result, answered by what was read: it may
+						// say whether it is there, or within a bound.
+						answer := len(h.sum.results) > 0 && len(h.sum.outs) == 0 && foundResult(x.Call.Signature())
+						fs.reads[ri].found, fs.reads[ri].bound = answer, answer
 						for _, r := range h.sum.results {
 							fs.reads[ri].orderOnly = fs.reads[ri].orderOnly && r.orderOnly
 							fs.reads[ri].found = fs.reads[ri].found && r.found

@@ -2267,25 +2267,30 @@ func (fs *funcState) comparesBoundVia(cond ssa.Value, ri int, seen map[*ssa.Phi]
 	return false
 }
 
-// returnsBound reports whether v, the bool returned at the end of block
-// b, is read ri compared with a bound: the comparison itself, or a
-// constant returned where a branch comparing ri with a bound decided
-// (if len(q.items) >= q.max { return false }).
-func (fs *funcState) returnsBound(b *ssa.BasicBlock, v ssa.Value, ri int) bool {
+// boundTests lists the comparisons that decide v, the bool returned at
+// the end of block b, and may compare a read with a bound: v itself, or,
+// for a constant, the branches that chose the way to b (if
+// len(q.items) >= q.max { return false }). A read is returned as a
+// bound when one of them compares it (comparesBound); gathered once per
+// return, not once per read.
+func (fs *funcState) boundTests(b *ssa.BasicBlock, v ssa.Value) []ssa.Value {
 	if !types.Identical(v.Type().Underlying(), types.Typ[types.Bool]) {
-		return false
+		return nil
 	}
 	v = fs.assigned(v)
 	if !boolConst(v) {
-		return fs.comparesBound(v, ri) && !comparesWithZero(v)
+		if comparesWithZero(v) {
+			return nil
+		}
+		return []ssa.Value{v}
 	}
-	bound := false
+	var tests []ssa.Value
 	fs.eachDep(b, func(d branch) {
-		if c := ifCond(d.block); c != nil && fs.comparesBound(c, ri) && !comparesWithZero(c) {
-			bound = true
+		if c := ifCond(d.block); c != nil && !comparesWithZero(c) {
+			tests = append(tests, c)
 		}
 	})
-	return bound
+	return tests
 }
 
 // withoutNegation is cond with its ! operators taken off.

@@ -74,3 +74,26 @@ func Fanout(subject string, targets []*fanoutTarget) {
 }
 
 var _ = (*peer).reload
+
+// deliverAdmitted asks admit's questions again under the lock it appends
+// under.
+func (p *peer) deliverAdmitted(subject string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.perms != nil && p.denies(subject) || len(p.outbox) >= maxOutbox {
+		return false
+	}
+	p.outbox = append(p.outbox, subject)
+	return true
+}
+
+// FanoutChecked uses admit only to skip the call; the delivery decides
+// again. Silent.
+func FanoutChecked(subject string, targets []*fanoutTarget) {
+	for _, t := range targets {
+		if !admit(subject, t) {
+			continue
+		}
+		t.to.deliverAdmitted(subject)
+	}
+}

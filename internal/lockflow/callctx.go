@@ -1,7 +1,9 @@
 package lockflow
 
 import (
+	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -61,6 +63,9 @@ func (e *engine) initStartsGoroutine() bool {
 // object it has just allocated and shown no one yet, and that keeps the
 // object to itself and starts no goroutine.
 func (e *engine) constructing(g *Gap) bool {
+	if fv, ok := g.Lock.Root.(*ssa.FreeVar); ok {
+		return e.buildingWorker(g.Fn) && onBuiltObject(g.Fn, fv)
+	}
 	p, ok := g.Lock.Root.(*ssa.Parameter)
 	if !ok || p.Parent() != g.Fn {
 		return false
@@ -77,6 +82,103 @@ func (e *engine) constructing(g *Gap) bool {
 	v := i >= 0 && e.calledOnFresh(fn, i) && !startsGoroutine(fn) && staysLocal(p, 0)
 	e.constructingMemo[p] = v
 	return v
+}
+
+// buildingWorker reports whether fn is a goroutine a method starts on
+// an object still being built, and waits for before it returns: a
+// constructor restoring saved records, one goroutine per record, before
+// it hands the object out. No one but the method's other workers can
+// reach the object while fn runs, and each worker has its own record.
+func (e *engine) buildingWorker(fn *ssa.Function) bool {
+	m := fn.Parent()
+	if m == nil || m.Parent() != nil || e.escapes[fn] || len(e.calls[fn]) > 0 || len(e.started[fn]) == 0 {
+		return false
+	}
+	if e.buildingWorkers == nil {
+		e.buildingWorkers = make(map[*ssa.Function]bool)
+	}
+	return memoised(e.buildingWorkers, fn, func(fn *ssa.Function) bool {
+		if m.Signature.Recv() == nil || !e.calledOnFresh(m, 0) {
+			return false
+		}
+		for _, g := range e.started[fn] {
+			if g.Parent() != m || !joinedBeforeReturn(g) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// buildingCall reports whether c is a method call a goroutine
+// buildingWorker accepts makes on the object being built.
+func (e *engine) buildingCall(c staticCall) bool {
+	call, ok := c.instr.(ssa.CallInstruction)
+	return ok && !c.callback && len(call.Common().Args) > 0 && e.buildingWorker(c.caller) && onBuiltObject(c.caller, call.Common().Args[0])
+}
+
+// onBuiltObject reports whether v, in a goroutine buildingWorker accepts,
+// is the object its method is building: the method's receiver, captured
+// (go/ssa captures the receiver's cell, which holds nothing else).
+func onBuiltObject(fn *ssa.Function, v ssa.Value) bool {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X
+	}
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok || fv.Parent() != fn {
+		return false
+	}
+	i := slices.Index(fn.FreeVars, fv)
+	m := fn.Parent()
+	for _, ref := range *fn.Referrers() {
+		mc, ok := ref.(*ssa.MakeClosure)
+		if !ok || i >= len(mc.Bindings) || mc.Bindings[i] != ssa.Value(m.Params[0]) && !holdsOnly(mc.Bindings[i], m.Params[0]) {
+			return false
+		}
+	}
+	return true
+}
+
+// joinedBeforeReturn reports whether the function starting g waits for
+// its group (a WaitGroup's or errgroup's Wait) after the go statement on
+// every way out.
+func joinedBeforeReturn(g *goStart) bool {
+	fn := g.Parent()
+	var waits []ssa.Instruction
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if joinCall(instr) && cannotPrecede(instr, g.instr) {
+				waits = append(waits, instr)
+			}
+		}
+	}
+	if len(waits) == 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok || !reaches(g.Block(), b) {
+			continue
+		}
+		if !slices.ContainsFunc(waits, func(w ssa.Instruction) bool { return w.Block().Dominates(b) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// joinCall reports whether instr calls Wait on a group whose Go method
+// goStart knows.
+func joinCall(instr ssa.Instruction) bool {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Name() != "Wait" || callee.Signature.Recv() == nil {
+		return false
+	}
+	n, ok := types.Unalias(deref(callee.Signature.Recv().Type())).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && goMethods[[2]string{n.Obj().Pkg().Path(), n.Obj().Name()}]
 }
 
 // calledOnFresh reports whether fn, a declared function, runs only where

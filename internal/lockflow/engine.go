@@ -213,6 +213,7 @@ type engine struct {
 	// constructingMemo: memo of constructing by the lock's parameter
 	// (every gap of a large function asks it of the same one).
 	constructingMemo  map[*ssa.Parameter]bool
+	buildingWorkers   map[*ssa.Function]bool
 	testGoroutineMemo map[*ssa.Function]bool
 	testLockerMemo    map[testLockerKey]bool // memo of testStartsLocker
 
@@ -399,7 +400,9 @@ func (e *engine) calledLocked(fn *ssa.Function) bool {
 		return false
 	}
 	for _, c := range e.calls[fn] {
-		if !e.lockedCalls[c.instr] && !e.onlyCalledLocked(c.caller) {
+		// A constructor's own workers, which no caller holding the lock
+		// can meet, need not hold it.
+		if !e.lockedCalls[c.instr] && !e.onlyCalledLocked(c.caller) && !e.buildingCall(c) {
 			return false
 		}
 	}

@@ -1,0 +1,136 @@
+package startup
+
+import "sync"
+
+// Shelf locks one title at a time: Lock(title) waits only for holders of
+// the same title.
+type Shelf interface {
+	Lock(title string)
+	Unlock(title string)
+}
+
+type Book struct {
+	Title  string
+	Author string
+}
+
+// Library is restored by its constructor with one goroutine per saved
+// book, and the constructor waits for them all before it hands the
+// library out: each worker has a book of its own, and no one else can
+// reach the library yet. Afterwards every operation on a title holds
+// that title's lock from shelf. Silent.
+type Library struct {
+	shelf Shelf
+	mu    sync.RWMutex
+	books map[string]*Book
+	saved func() []Book
+}
+
+func NewLibrary(shelf Shelf, saved func() []Book) *Library {
+	l := &Library{shelf: shelf, books: map[string]*Book{}, saved: saved}
+	l.restore()
+	return l
+}
+
+func (l *Library) restore() {
+	var wg sync.WaitGroup
+	for _, b := range l.saved() {
+		wg.Add(1)
+		go func(b Book) {
+			defer wg.Done()
+			if b.Author == "" {
+				l.find(b.Title) // catalogued by title alone
+				return
+			}
+			l.mu.RLock()
+			_, ok := l.books[b.Title]
+			l.mu.RUnlock()
+			if ok {
+				return
+			}
+			l.mu.Lock()
+			l.books[b.Title] = &b
+			l.mu.Unlock()
+		}(b)
+	}
+	wg.Wait()
+}
+
+// find catalogues a title the first time it is asked for, in two
+// sections: its callers hold the title's lock, or are the constructor's
+// workers.
+func (l *Library) find(title string) *Book {
+	l.mu.RLock()
+	b, ok := l.books[title]
+	l.mu.RUnlock()
+	if ok {
+		return b
+	}
+	b = &Book{Title: title}
+	l.mu.Lock()
+	l.books[title] = b
+	l.mu.Unlock()
+	return b
+}
+
+func (l *Library) Lend(title string) *Book {
+	l.shelf.Lock(title)
+	defer l.shelf.Unlock(title)
+	return l.find(title)
+}
+
+// Archive is Library again, but its constructor does not wait for the
+// restoring workers: they run on after the archive is handed out, beside
+// callers that hold a title's lock the workers never take. Reported.
+type Archive struct {
+	shelf Shelf
+	mu    sync.RWMutex
+	books map[string]*Book
+	saved func() []Book
+}
+
+func NewArchive(shelf Shelf, saved func() []Book) *Archive {
+	a := &Archive{shelf: shelf, books: map[string]*Book{}, saved: saved}
+	a.restore()
+	return a
+}
+
+func (a *Archive) restore() {
+	for _, b := range a.saved() {
+		go func(b Book) {
+			a.mu.RLock()
+			_, ok := a.books[b.Title]
+			a.mu.RUnlock()
+			if ok {
+				return
+			}
+			a.mu.Lock() // want `a.mu is locked again for writing after RUnlock: a.books\[b.Title\] was missing under the read lock`
+			a.books[b.Title] = &b
+			a.mu.Unlock()
+		}(b)
+	}
+}
+
+func (a *Archive) find(title string) *Book {
+	a.mu.RLock()
+	b, ok := a.books[title]
+	a.mu.RUnlock()
+	if ok {
+		return b
+	}
+	b = &Book{Title: title}
+	a.mu.Lock() // want `a.mu is locked again for writing after RUnlock: b was missing under the read lock`
+	a.books[title] = b
+	a.mu.Unlock()
+	return b
+}
+
+func (a *Archive) Lend(title string) *Book {
+	a.shelf.Lock(title)
+	defer a.shelf.Unlock(title)
+	return a.find(title)
+}
+
+func (a *Archive) Borrow(title string) *Book {
+	return a.find(title)
+}

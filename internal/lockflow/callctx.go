@@ -102,12 +102,48 @@ func (e *engine) buildingWorker(fn *ssa.Function) bool {
 			return false
 		}
 		for _, g := range e.started[fn] {
-			if g.Parent() != m || !joinedBeforeReturn(g) {
+			if g.Parent() != m {
+				return false
+			}
+			waits := joinsBeforeReturn(g)
+			if len(waits) == 0 || touchesReceiverBeside(g, waits) {
 				return false
 			}
 		}
 		return true
 	})
+}
+
+// touchesReceiverBeside reports whether the method starting g may, while
+// its workers run (after the go statement and before a wait), call
+// something with its receiver or store into it: then the workers are not
+// alone with the object.
+func touchesReceiverBeside(g *goStart, waits []ssa.Instruction) bool {
+	m := g.Parent()
+	own := func(v ssa.Value) bool { return isOwnReceiver(m, v) || holdsOnly(v, m.Params[0]) }
+	for _, b := range m.Blocks {
+		for _, instr := range b.Instrs {
+			if instr == g.instr || cannotPrecede(g.instr, instr) ||
+				slices.ContainsFunc(waits, func(w ssa.Instruction) bool { return w != instr && runsAfter(w, instr) }) {
+				continue
+			}
+			switch x := instr.(type) {
+			case ssa.CallInstruction:
+				if slices.ContainsFunc(x.Common().Args, own) {
+					return true
+				}
+			case *ssa.Store:
+				if own(pathOf(x.Addr).Root) {
+					return true
+				}
+			case *ssa.MapUpdate:
+				if own(pathOf(x.Map).Root) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // buildingCall reports whether c is a method call a goroutine
@@ -139,10 +175,10 @@ func onBuiltObject(fn *ssa.Function, v ssa.Value) bool {
 	return true
 }
 
-// joinedBeforeReturn reports whether the function starting g waits for
-// its group (a WaitGroup's or errgroup's Wait) after the go statement on
-// every way out.
-func joinedBeforeReturn(g *goStart) bool {
+// joinsBeforeReturn returns the waits for a group (a WaitGroup's or
+// errgroup's Wait) that the function starting g makes after the go
+// statement, when one of them comes on every way out; nil otherwise.
+func joinsBeforeReturn(g *goStart) []ssa.Instruction {
 	fn := g.Parent()
 	var waits []ssa.Instruction
 	for _, b := range fn.Blocks {
@@ -153,17 +189,17 @@ func joinedBeforeReturn(g *goStart) bool {
 		}
 	}
 	if len(waits) == 0 {
-		return false
+		return nil
 	}
 	for _, b := range fn.Blocks {
 		if _, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); !ok || !reaches(g.Block(), b) {
 			continue
 		}
 		if !slices.ContainsFunc(waits, func(w ssa.Instruction) bool { return w.Block().Dominates(b) }) {
-			return false
+			return nil
 		}
 	}
-	return true
+	return waits
 }
 
 // joinCall reports whether instr calls Wait on a group whose Go method

@@ -134,3 +134,48 @@ func (a *Archive) Lend(title string) *Book {
 func (a *Archive) Borrow(title string) *Book {
 	return a.find(title)
 }
+
+// Register is Library again, but its constructor catalogues a title
+// itself while its workers run: the workers are not alone with the
+// register, and a book catalogued in a worker's gap is replaced.
+// Reported.
+type Register struct {
+	mu    sync.RWMutex
+	books map[string]*Book
+	saved func() []Book
+}
+
+func NewRegister(saved func() []Book) *Register {
+	r := &Register{books: map[string]*Book{}, saved: saved}
+	r.restore()
+	return r
+}
+
+func (r *Register) restore() {
+	var wg sync.WaitGroup
+	for _, b := range r.saved() {
+		wg.Add(1)
+		go func(b Book) {
+			defer wg.Done()
+			r.mu.RLock()
+			_, ok := r.books[b.Title]
+			r.mu.RUnlock()
+			if ok {
+				return
+			}
+			r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: r.books\[b.Title\] was missing under the read lock`
+			r.books[b.Title] = &b
+			r.mu.Unlock()
+		}(b)
+	}
+	r.catalogue("index")
+	wg.Wait()
+}
+
+func (r *Register) catalogue(title string) {
+	r.mu.Lock()
+	if _, ok := r.books[title]; !ok {
+		r.books[title] = &Book{Title: title}
+	}
+	r.mu.Unlock()
+}

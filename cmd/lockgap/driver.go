@@ -159,7 +159,7 @@ func parseDriverFlags(args []string) (*driverOptions, error) {
 	fs.BoolVar(&o.json, "json", false, "emit JSON output")
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print a unified diff instead of updating files")
-	fs.BoolVar(&o.tests, "test", true, "report findings in test files too")
+	fs.BoolVar(&o.tests, "test", true, "analyse test files too (false: no findings in them, and a package whose tests do not compile is analysed without them)")
 	fs.Var(sarifFlag{&o.sarif}, "sarif", "emit SARIF 2.1.0 on stdout (-sarif) or into a file (-sarif=FILE)")
 	fs.Int("c", -1, "ignored (go vet's context lines)")
 	unused := fs.Bool("unused-ignores", false, "report //lockgap:ignore directives that silence nothing")
@@ -351,10 +351,93 @@ func runReport(o *driverOptions, self string) (*report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading go vet output: %v", err)
 	}
+	if runErr != nil && !o.tests {
+		// go vet analyses a package with its tests; a package whose only
+		// errors are in its test files, which -test=false leaves out, is
+		// analysed without them in-process.
+		var rest []byte
+		if rest, runErr = withoutTests(o, self, tree, stderr.Bytes(), runErr); runErr == nil || len(rest) < stderr.Len() {
+			stderr = bytes.NewBuffer(rest)
+		}
+	}
 	failed := failedPackages(stderr.Bytes(), treeErrs, l.roots, analysed)
 	silenced := settleConditions(tree, failed, l.roots, l.modules, moduleImporters)
 	return &report{tree: tree, treeErrs: treeErrs, roots: l.roots, runErr: runErr, stderr: stderr, silenced: silenced,
 		analysed: analysed, loadErrs: loadErrs}, nil
+}
+
+// withoutTests analyses, with the in-process checker and no test files,
+// the packages whose go vet errors (in stderr, under their "# package"
+// headers) are all in _test.go files, and adds their findings to tree.
+// It returns the errors left and the run's error (nil when none is left).
+// A package the checker cannot analyse either keeps its errors.
+func withoutTests(o *driverOptions, self string, tree jsonTree, stderr []byte, runErr error) ([]byte, error) {
+	type block struct {
+		pkg       string
+		lines     []string
+		testsOnly bool
+	}
+	var blocks []*block
+	var cur *block
+	for _, line := range strings.SplitAfter(string(stderr), "\n") {
+		if id, ok := strings.CutPrefix(line, "# "); ok {
+			pkg := basePackage(strings.TrimPrefix(strings.TrimSuffix(strings.TrimSpace(id), "]"), "["))
+			if cur == nil || cur.pkg != pkg {
+				cur = &block{pkg: pkg, testsOnly: true}
+				blocks = append(blocks, cur)
+			}
+			cur.lines = append(cur.lines, line)
+			continue
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if cur == nil {
+			return stderr, runErr // an error of no package: leave it all
+		}
+		cur.lines = append(cur.lines, line)
+		cur.testsOnly = cur.testsOnly && strings.Contains(line, "_test.go:")
+	}
+	var pkgs []string
+	for _, b := range blocks {
+		if b.testsOnly && len(b.lines) > 1 {
+			pkgs = append(pkgs, b.pkg)
+		}
+	}
+	if len(pkgs) == 0 {
+		return stderr, runErr
+	}
+	args := append(append([]string{"-checker", "-test=false", "-json"}, o.passFlags...), pkgs...)
+	cmd := exec.Command(self, args...)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+			return stderr, runErr
+		}
+	}
+	more, errs, err := decodeTrees(&out)
+	if err != nil || len(errs) > 0 {
+		return stderr, runErr
+	}
+	for pkg, byPass := range more {
+		if tree[pkg] == nil {
+			tree[pkg] = map[string][]jsonDiagnostic{}
+		}
+		for pass, diags := range byPass {
+			tree[pkg][pass] = append(tree[pkg][pass], diags...)
+		}
+	}
+	var rest bytes.Buffer
+	for _, b := range blocks {
+		if !slices.Contains(pkgs, b.pkg) {
+			rest.WriteString(strings.Join(b.lines, ""))
+		}
+	}
+	if rest.Len() == 0 {
+		return nil, nil
+	}
+	return rest.Bytes(), runErr
 }
 
 // vetErrors drops the "# package" headers go vet prints before each

@@ -173,6 +173,24 @@ func TestGoCommandIntegration(t *testing.T) {
 		t.Errorf("after -fix: exit %d\n%s", code, out)
 	}
 
+	// A test file that does not compile: go vet analyses admit with its
+	// tests, so admit fails (exit 1); with -test=false, admit is analysed
+	// without them, and its finding is back.
+	badTest := filepath.Join(mod, "admit", "admit_test.go")
+	if err := os.WriteFile(badTest, []byte("package admit\n\nvar _ = generatedOnly\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = run(bin, "./...")
+	expect(out, code, 1, "generatedOnly")
+	out, code = run(bin, "-test=false", "./...")
+	expect(out, code, 3, admitFinding)
+	if strings.Contains(out, "generatedOnly") {
+		t.Errorf("-test=false still fails on a test file:\n%s", out)
+	}
+	if err := os.Remove(badTest); err != nil {
+		t.Fatal(err)
+	}
+
 	// A package whose dependency cannot be had stops go vet before it
 	// analyses anything; lockgap still reports on the packages that load,
 	// and says what failed (exit 1).

@@ -240,10 +240,37 @@ func drive(args []string) int {
 		if r.analysed != nil {
 			patterns = r.analysed
 		}
-		cmd := exec.Command("go", append(append(vet, o.passFlags...), patterns...)...)
-		cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-		if err := cmd.Run(); err != nil {
-			return 1
+		if len(r.inProcess) > 0 {
+			// The packages whose tests do not compile are fixed as they
+			// were analysed: in-process, without their tests.
+			patterns = nil
+			for pkg := range r.roots {
+				if !slices.Contains(r.inProcess, pkg) && (r.analysed == nil || slices.Contains(r.analysed, pkg)) {
+					patterns = append(patterns, pkg)
+				}
+			}
+			slices.Sort(patterns)
+			fix := []string{"-checker", "-test=false", "-fix"}
+			if o.diff {
+				fix = append(fix, "-diff")
+			}
+			if len(r.silenced) > 0 {
+				fix = append(fix, "-"+silencedFlag+"="+strings.Join(r.silenced, ","))
+			}
+			cmd := exec.Command(self, append(append(fix, o.passFlags...), r.inProcess...)...)
+			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+			if err := cmd.Run(); err != nil {
+				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+					return 1
+				}
+			}
+		}
+		if len(patterns) > 0 {
+			cmd := exec.Command("go", append(append(vet, o.passFlags...), patterns...)...)
+			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+			if err := cmd.Run(); err != nil {
+				return 1
+			}
 		}
 		if r.analysed != nil {
 			os.Stderr.Write(vetErrors(r.loadErrs))
@@ -292,6 +319,9 @@ type report struct {
 	// load some of those asked for (whose errors are loadErrs).
 	analysed []string
 	loadErrs []byte
+	// inProcess: the packages analysed without their tests, in-process,
+	// because only their tests failed to compile (-test=false).
+	inProcess []string
 }
 
 // runReport runs go vet with this binary as the vet tool over the
@@ -331,6 +361,7 @@ func runReport(o *driverOptions, self string) (*report, error) {
 	stdout, stderr, runErr := runVet(o.patterns)
 	var analysed []string // when go vet had to be rerun on a subset
 	var loadErrs []byte
+	var inProcess []string // analysed without their tests (see withoutTests)
 	l := <-list
 	if l.err != nil {
 		return nil, l.err
@@ -356,14 +387,15 @@ func runReport(o *driverOptions, self string) (*report, error) {
 		// errors are in its test files, which -test=false leaves out, is
 		// analysed without them in-process.
 		var rest []byte
-		if rest, runErr = withoutTests(o, self, tree, stderr.Bytes(), runErr); runErr == nil || len(rest) < stderr.Len() {
+		rest, inProcess, runErr = withoutTests(o, self, tree, stderr.Bytes(), runErr)
+		if len(inProcess) > 0 {
 			stderr = bytes.NewBuffer(rest)
 		}
 	}
 	failed := failedPackages(stderr.Bytes(), treeErrs, l.roots, analysed)
 	silenced := settleConditions(tree, failed, l.roots, l.modules, moduleImporters)
 	return &report{tree: tree, treeErrs: treeErrs, roots: l.roots, runErr: runErr, stderr: stderr, silenced: silenced,
-		analysed: analysed, loadErrs: loadErrs}, nil
+		analysed: analysed, loadErrs: loadErrs, inProcess: inProcess}, nil
 }
 
 // withoutTests analyses, with the in-process checker and no test files,
@@ -371,7 +403,7 @@ func runReport(o *driverOptions, self string) (*report, error) {
 // headers) are all in _test.go files, and adds their findings to tree.
 // It returns the errors left and the run's error (nil when none is left).
 // A package the checker cannot analyse either keeps its errors.
-func withoutTests(o *driverOptions, self string, tree jsonTree, stderr []byte, runErr error) ([]byte, error) {
+func withoutTests(o *driverOptions, self string, tree jsonTree, stderr []byte, runErr error) (rest []byte, pkgs []string, _ error) {
 	type block struct {
 		pkg       string
 		lines     []string
@@ -393,19 +425,18 @@ func withoutTests(o *driverOptions, self string, tree jsonTree, stderr []byte, r
 			continue
 		}
 		if cur == nil {
-			return stderr, runErr // an error of no package: leave it all
+			return stderr, nil, runErr // an error of no package: leave it all
 		}
 		cur.lines = append(cur.lines, line)
 		cur.testsOnly = cur.testsOnly && strings.Contains(line, "_test.go:")
 	}
-	var pkgs []string
 	for _, b := range blocks {
 		if b.testsOnly && len(b.lines) > 1 {
 			pkgs = append(pkgs, b.pkg)
 		}
 	}
 	if len(pkgs) == 0 {
-		return stderr, runErr
+		return stderr, nil, runErr
 	}
 	args := append(append([]string{"-checker", "-test=false", "-json"}, o.passFlags...), pkgs...)
 	cmd := exec.Command(self, args...)
@@ -413,12 +444,12 @@ func withoutTests(o *driverOptions, self string, tree jsonTree, stderr []byte, r
 	cmd.Stdout = &out
 	if err := cmd.Run(); err != nil {
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
-			return stderr, runErr
+			return stderr, nil, runErr
 		}
 	}
 	more, errs, err := decodeTrees(&out)
 	if err != nil || len(errs) > 0 {
-		return stderr, runErr
+		return stderr, nil, runErr
 	}
 	for pkg, byPass := range more {
 		if tree[pkg] == nil {
@@ -428,16 +459,16 @@ func withoutTests(o *driverOptions, self string, tree jsonTree, stderr []byte, r
 			tree[pkg][pass] = append(tree[pkg][pass], diags...)
 		}
 	}
-	var rest bytes.Buffer
+	var left bytes.Buffer
 	for _, b := range blocks {
 		if !slices.Contains(pkgs, b.pkg) {
-			rest.WriteString(strings.Join(b.lines, ""))
+			left.WriteString(strings.Join(b.lines, ""))
 		}
 	}
-	if rest.Len() == 0 {
-		return nil, nil
+	if left.Len() == 0 {
+		return nil, pkgs, nil
 	}
-	return rest.Bytes(), runErr
+	return left.Bytes(), pkgs, runErr
 }
 
 // vetErrors drops the "# package" headers go vet prints before each

@@ -187,7 +187,28 @@ func TestGoCommandIntegration(t *testing.T) {
 	if strings.Contains(out, "generatedOnly") {
 		t.Errorf("-test=false still fails on a test file:\n%s", out)
 	}
+	// -fix likewise: store, its tests broken too, is fixed in-process,
+	// admit (a finding with no fix) is left as it is.
+	if err := os.WriteFile(filepath.Join(mod, "store", "store.go"), []byte(twoPackages["store/store.go"]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	storeTest := filepath.Join(mod, "store", "store_test.go")
+	if err := os.WriteFile(storeTest, []byte("package store\n\nvar _ = generatedOnly\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code = run(bin, "-test=false", "-fix", "./...")
+	if code != 0 {
+		t.Errorf("-test=false -fix: exit %d\n%s", code, out)
+	}
+	out, code = run(bin, "-test=false", "./...")
+	expect(out, code, 3, admitFinding)
+	if strings.Contains(out, storeFinding) {
+		t.Errorf("-test=false -fix left store unfixed:\n%s", out)
+	}
 	if err := os.Remove(badTest); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(storeTest); err != nil {
 		t.Fatal(err)
 	}
 

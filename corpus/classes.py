@@ -27,7 +27,7 @@ FAMILIES = [
     ("what the values mean (no-op or idempotent writes, re-checks)", ("idempotent", "removal by value",
                                                                      "do nothing", "re-checked",
                                                                      "merges versions", "snapshot",
-                                                                     "fresh unique key", "retry")),
+                                                                     "fresh unique key", "retry", "never stored again")),
     ("tests", ("test",)),
 ]
 

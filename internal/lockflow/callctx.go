@@ -106,7 +106,7 @@ func (e *engine) buildingWorker(fn *ssa.Function) bool {
 				return false
 			}
 			waits := joinsBeforeReturn(g)
-			if len(waits) == 0 || touchesReceiverBeside(g, waits) {
+			if len(waits) == 0 || e.touchesReceiverBeside(g, waits) {
 				return false
 			}
 		}
@@ -116,19 +116,35 @@ func (e *engine) buildingWorker(fn *ssa.Function) bool {
 
 // touchesReceiverBeside reports whether the method starting g may, while
 // its workers run (after the go statement and before a wait), call
-// something with its receiver or store into it: then the workers are not
-// alone with the object.
-func touchesReceiverBeside(g *goStart, waits []ssa.Instruction) bool {
+// something with its receiver, store into it, or hand it to a closure
+// other than a worker it joins; or whether it starts a goroutine it does
+// not join before returning. Then the workers are not alone with the
+// object.
+func (e *engine) touchesReceiverBeside(g *goStart, waits []ssa.Instruction) bool {
 	m := g.Parent()
 	own := func(v ssa.Value) bool { return isOwnReceiver(m, v) || holdsOnly(v, m.Params[0]) }
+	joined := func(instr ssa.Instruction) bool {
+		s := e.asGoStart(instr)
+		return s != nil && len(joinsBeforeReturn(s)) > 0
+	}
 	for _, b := range m.Blocks {
 		for _, instr := range b.Instrs {
+			if e.asGoStart(instr) != nil && !joined(instr) {
+				return true // outlives the method, beside the workers
+			}
 			if instr == g.instr || cannotPrecede(g.instr, instr) ||
 				slices.ContainsFunc(waits, func(w ssa.Instruction) bool { return w != instr && runsAfter(w, instr) }) {
 				continue
 			}
 			switch x := instr.(type) {
+			case *ssa.MakeClosure:
+				if slices.ContainsFunc(x.Bindings, own) && slices.ContainsFunc(*x.Referrers(), func(r ssa.Instruction) bool { return !joined(r) }) {
+					return true
+				}
 			case ssa.CallInstruction:
+				if joined(instr) {
+					continue
+				}
 				if slices.ContainsFunc(x.Common().Args, own) {
 					return true
 				}
@@ -180,10 +196,14 @@ func onBuiltObject(fn *ssa.Function, v ssa.Value) bool {
 // statement, when one of them comes on every way out; nil otherwise.
 func joinsBeforeReturn(g *goStart) []ssa.Instruction {
 	fn := g.Parent()
+	group := groupOf(g)
+	if group == nil {
+		return nil
+	}
 	var waits []ssa.Instruction
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if joinCall(instr) && cannotPrecede(instr, g.instr) {
+			if joinCall(instr) && cannotPrecede(instr, g.instr) && sameGroup(instr.(*ssa.Call).Call.Args[0], group) {
 				waits = append(waits, instr)
 			}
 		}
@@ -200,6 +220,53 @@ func joinsBeforeReturn(g *goStart) []ssa.Instruction {
 		}
 	}
 	return waits
+}
+
+// groupOf returns the group, in the function starting g, that g's
+// goroutine belongs to: the receiver of the Go method starting it, or
+// the WaitGroup the started closure marks done, as the closure captured
+// it. Nil when there is none the function can name.
+func groupOf(g *goStart) ssa.Value {
+	if call, ok := g.instr.(*ssa.Call); ok {
+		return call.Call.Args[0] // the Go method's receiver
+	}
+	mc, ok := g.value.(*ssa.MakeClosure)
+	if !ok {
+		return nil
+	}
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok {
+		return nil
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			callee := call.Common().StaticCallee()
+			if callee == nil || callee.Name() != "Done" || callee.Signature.Recv() == nil ||
+				!isNamed(deref(callee.Signature.Recv().Type()), "sync", "WaitGroup") {
+				continue
+			}
+			if fv, ok := call.Common().Args[0].(*ssa.FreeVar); ok {
+				if i := slices.Index(fn.FreeVars, fv); i >= 0 && i < len(mc.Bindings) {
+					return mc.Bindings[i]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// sameGroup reports whether v and group, in one function, are the same
+// group: one value, or the same access path.
+func sameGroup(v, group ssa.Value) bool {
+	if v == group {
+		return true
+	}
+	p, q := pathOf(v), pathOf(group)
+	return p.Root != nil && q.Root != nil && p.key() == q.key()
 }
 
 // joinCall reports whether instr calls Wait on a group whose Go method

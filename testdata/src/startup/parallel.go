@@ -179,3 +179,43 @@ func (r *Register) catalogue(title string) {
 	}
 	r.mu.Unlock()
 }
+
+// Depot is Library again, but its restore also starts a watcher it never
+// waits for: the watcher's adds run beside the workers. Reported.
+type Depot struct {
+	mu      sync.RWMutex
+	books   map[string]*Book
+	saved   func() []Book
+	arrived chan Book
+}
+
+func NewDepot(saved func() []Book) *Depot {
+	d := &Depot{books: map[string]*Book{}, saved: saved, arrived: make(chan Book)}
+	d.restore()
+	return d
+}
+
+func (d *Depot) restore() {
+	go func() {
+		for b := range d.arrived {
+			d.mu.Lock()
+			d.books[b.Title] = &b
+			d.mu.Unlock()
+		}
+	}()
+	var wg sync.WaitGroup
+	for _, b := range d.saved() {
+		wg.Go(func() {
+			d.mu.RLock()
+			_, ok := d.books[b.Title]
+			d.mu.RUnlock()
+			if ok {
+				return
+			}
+			d.mu.Lock() // want `d.mu is locked again for writing after RUnlock: d.books\[b.Title\] was missing under the read lock`
+			d.books[b.Title] = &b
+			d.mu.Unlock()
+		})
+	}
+	wg.Wait()
+}

@@ -38,3 +38,11 @@ func TestAllPassesAllFixtures(t *testing.T) {
 		"mutexmapseed", "mutexmapplain", "mutexmapkeys", "mutexmapsafe", "mutexmapwrap", "mutexmapgeneric", "mutexmaptypes", "testharness",
 		"startup", "startup/prewarm", "startup/tenants", "startup/lazytables", "syncmap", "mutexmapstats", "perrequest")
 }
+
+// TestKnownFalse runs every pass over shapes lockgap reports that are
+// not races in the programs they come from (testdata/src/knownfalse):
+// each names the fact a per-package analysis lacks. A change that
+// silences one fails here; move the shape to its topic's silent fixtures.
+func TestKnownFalse(t *testing.T) {
+	analysistest.Run(t, lockflowtest.TestData(), all, "knownfalse/...")
+}

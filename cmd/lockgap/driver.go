@@ -208,6 +208,10 @@ Exit status: 0 no findings, 3 findings, 1 errors.
 // findings of the packages named on the command line.
 func drive(args []string) int {
 	o, err := parseDriverFlags(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(os.Stderr, usage)
+		return 0
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "lockgap: %v\n\n%s", err, usage)
 		return 1

@@ -57,9 +57,11 @@ for spec in "${mods[@]}"; do
 	(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
 	# Packages lockgap could not load (a module's own build problems, or
 	# lockgap's: a package that builds but fails here is a bug to chase).
-	if grep -q '^[^ ]*\.go:[0-9]*:[0-9]*: ' "$work/err.txt"; then
-		echo "could not analyse every package of $label ($(grep -c '^[^ ]*\.go:[0-9]*:[0-9]*: ' "$work/err.txt") errors), first:" >&2
-		grep -m 2 '^[^ ]*\.go:[0-9]*:[0-9]*: ' "$work/err.txt" >&2
+	# (The vet tool prints them as "lockgap: file.go:line:col: ...".)
+	loaderr='^(lockgap: )?[^ ]*\.go:[0-9]+:[0-9]+: '
+	if grep -Eq "$loaderr" "$work/err.txt"; then
+		echo "could not analyse every package of $label ($(grep -Ec "$loaderr" "$work/err.txt") errors), first:" >&2
+		grep -Em 2 "$loaderr" "$work/err.txt" >&2
 	fi
 	if grep -q "internal error\|panic:" "$work/out.json" "$work/err.txt"; then
 		echo "PANIC or internal error in $label:" >&2

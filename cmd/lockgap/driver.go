@@ -263,10 +263,8 @@ func drive(args []string) int {
 			}
 			cmd := exec.Command(self, append(append(fix, o.passFlags...), r.inProcess...)...)
 			cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-			if err := cmd.Run(); err != nil {
-				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
-					return 1
-				}
+			if failed(cmd.Run()) {
+				return 1
 			}
 		}
 		if len(patterns) > 0 {
@@ -446,10 +444,8 @@ func withoutTests(o *driverOptions, self string, tree jsonTree, stderr []byte, r
 	cmd := exec.Command(self, args...)
 	var out bytes.Buffer
 	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
-		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
-			return stderr, nil, runErr
-		}
+	if failed(cmd.Run()) {
+		return stderr, nil, runErr
 	}
 	more, errs, err := decodeTrees(&out)
 	if err != nil || len(errs) > 0 {
@@ -473,6 +469,13 @@ func withoutTests(o *driverOptions, self string, tree jsonTree, stderr []byte, r
 		return nil, pkgs, nil
 	}
 	return left.Bytes(), pkgs, runErr
+}
+
+// failed reports whether a run of lockgap itself ended in error: exit
+// status 3 only says it found something.
+func failed(err error) bool {
+	ee, ok := err.(*exec.ExitError)
+	return err != nil && (!ok || ee.ExitCode() != 3)
 }
 
 // vetErrors drops the "# package" headers go vet prints before each

@@ -166,12 +166,16 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 	if read == "" {
 		read = name
 	}
+	uncomparable := storedUncomparable(pass, src.CallAt(g.BOpen))
 	var msg string
 	switch {
 	case g.Kind == LazyInit && g.Removal:
 		msg = fmt.Sprintf("%s removes what %s found missing or stale, but another goroutine may have stored an entry since and this removes it; remove only the entry seen, with %s.CompareAndDelete%s", write, read, m, absent)
 	case g.Kind == LazyInit:
 		msg = fmt.Sprintf("%s stores what %s found %s, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore%s and keep the value it returns", write, read, missing(g), m, absent)
+	case g.Kind == LostUpdate && uncomparable != nil:
+		// CompareAndSwap compares the values: on these it panics.
+		msg = fmt.Sprintf("%s writes a value derived from %s, read by an earlier call; an update or removal made in between is undone; %s values cannot be compared, so store pointers to them and swap with %s.CompareAndSwap in a loop, or give each entry a lock of its own%s", write, read, types.TypeString(uncomparable, types.RelativeTo(pass.Pkg)), m, absent)
 	case g.Kind == LostUpdate:
 		msg = fmt.Sprintf("%s writes a value derived from %s, read by an earlier call; an update or removal made in between is undone; use %s.CompareAndSwap in a loop (LoadOrStore for the first value)%s", write, read, m, absent)
 	case g.Removal:
@@ -194,6 +198,25 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return withCondition(d, g)
+}
+
+// storedUncomparable returns the type of the value a Store or Swap call
+// stores when values of it cannot be compared (a struct holding a slice
+// or a map): CompareAndSwap and CompareAndDelete panic on them. Nil
+// otherwise, an interface type included (what it holds is not known).
+func storedUncomparable(pass *analysis.Pass, call *ast.CallExpr) types.Type {
+	if call == nil || len(call.Args) != 2 {
+		return nil
+	}
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Store" && sel.Sel.Name != "Swap" {
+		return nil
+	}
+	t := pass.TypesInfo.TypeOf(call.Args[1])
+	if t == nil || types.IsInterface(t) || types.Comparable(t) {
+		return nil
+	}
+	return t
 }
 
 // ReportCrashes reports internal errors once per package; only one pass

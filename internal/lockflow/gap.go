@@ -1231,7 +1231,9 @@ func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []s
 		if !ok {
 			continue
 		}
-		fs.directReads(subj, func(ri int) {
+		// Through a local copy of an entry too: b := m[k], tested as
+		// len(b.objs) > 0 after the lock is let go.
+		fs.testedReads(subj, b, func(ri int) {
 			if len(fs.reads[ri].held) == 0 {
 				return
 			}

@@ -1231,9 +1231,7 @@ func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []s
 		if !ok {
 			continue
 		}
-		// Through a local copy of an entry too: b := m[k], tested as
-		// len(b.objs) > 0 after the lock is let go.
-		fs.testedReads(subj, b, func(ri int) {
+		fs.directReads(subj, func(ri int) {
 			if len(fs.reads[ri].held) == 0 {
 				return
 			}

@@ -129,7 +129,7 @@ func (e *engine) touchesReceiverBeside(g *goStart, waits []ssa.Instruction) bool
 	}
 	for _, b := range m.Blocks {
 		for _, instr := range b.Instrs {
-			if e.asGoStart(instr) != nil && !joined(instr) {
+			if s := e.asGoStart(instr); s != nil && len(joinsBeforeReturn(s)) == 0 {
 				return true // outlives the method, beside the workers
 			}
 			if instr == g.instr || cannotPrecede(g.instr, instr) ||

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // registryModule is the initentries fixture (testdata/src/initentries)
@@ -265,12 +266,15 @@ func readFixture(t *testing.T, fixture, mod, name string) string {
 }
 
 // findingAt returns the finding lockgap prints for the lock call on the
-// `// want` line of src, positioned on the call's parenthesis:
-// "file:line:col: message".
+// `// want` line of src, positioned where the call starts (lockCall may
+// leave out the receiver's first names): "file:line:col: message".
 func findingAt(src, file, lockCall, message string) string {
 	for i, line := range strings.Split(src, "\n") {
 		if col := strings.Index(line, lockCall+"() // want"); col >= 0 {
-			return fmt.Sprintf("%s:%d:%d: %s", file, i+1, col+len(lockCall)+1, message)
+			for col > 0 && (line[col-1] == '.' || line[col-1] == '_' || unicode.IsLetter(rune(line[col-1])) || unicode.IsDigit(rune(line[col-1]))) {
+				col--
+			}
+			return fmt.Sprintf("%s:%d:%d: %s", file, i+1, col+1, message)
 		}
 	}
 	return ""

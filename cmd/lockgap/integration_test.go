@@ -67,8 +67,8 @@ func Admit(s *store.Set, k string, limit int) bool {
 }
 
 const (
-	admitFinding = "admit.go:9:7: s.mu is locked again for writing by s.Add after RUnlock"
-	storeFinding = "store.go:30:11: s.mu is locked again for writing after RUnlock"
+	admitFinding = "admit.go:9:2: s.mu is locked again for writing by s.Add after RUnlock"
+	storeFinding = "store.go:30:2: s.mu is locked again for writing after RUnlock"
 )
 
 // TestGoCommandIntegration builds lockgap and runs it, in one fresh build
@@ -140,9 +140,11 @@ func TestGoCommandIntegration(t *testing.T) {
 	var locs []string
 	for _, r := range viaVet.Runs[0].Results {
 		l := r.Locations[0].PhysicalLocation
-		locs = append(locs, fmt.Sprintf("%s %s %s:%d:%d", r.RuleID, l.ArtifactLocation.URIBaseID, l.ArtifactLocation.URI, l.Region.StartLine, l.Region.StartColumn))
+		// The region covers the call, s.Add(n) or s.mu.Lock().
+		locs = append(locs, fmt.Sprintf("%s %s %s:%d:%d-%d:%d", r.RuleID, l.ArtifactLocation.URIBaseID, l.ArtifactLocation.URI,
+			l.Region.StartLine, l.Region.StartColumn, l.Region.EndLine, l.Region.EndColumn))
 	}
-	if want := []string{"rlockgap %SRCROOT% admit/admit.go:9:7", "rlockgap %SRCROOT% store/store.go:30:11"}; !slices.Equal(locs, want) {
+	if want := []string{"rlockgap %SRCROOT% admit/admit.go:9:2-9:10", "rlockgap %SRCROOT% store/store.go:30:2-30:13"}; !slices.Equal(locs, want) {
 		t.Errorf("SARIF results %q, want %q", locs, want)
 	}
 	for _, r := range viaVet.Runs[0].Tool.Driver.Rules {

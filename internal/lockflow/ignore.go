@@ -115,9 +115,10 @@ func (d *Directives) ReportMalformed(pass *analysis.Pass, name string, first boo
 func Reporter(pass *analysis.Pass, name string, first, unused bool) (report func(analysis.Diagnostic), done func()) {
 	d := ParseDirectives(pass)
 	d.ReportMalformed(pass, name, first)
+	src := NewSource(pass)
 	report = func(diag analysis.Diagnostic) {
 		if !d.Suppresses(name, diag.Pos) {
-			pass.Report(diag)
+			pass.Report(spanned(src, diag))
 		}
 	}
 	done = func() {
@@ -137,3 +138,21 @@ func Reporter(pass *analysis.Pass, name string, first, unused bool) (report func
 // reports of directives that silence nothing (lockgap -unused-ignores sets
 // it for all passes).
 const UnusedIgnoresFlag = "unused_ignores"
+
+// spanned gives a finding, and each place its related information points
+// at, the extent of the expression there, so that editors and SARIF
+// viewers underline d.mu.Lock() rather than mark its parenthesis.
+func spanned(src *Source, d analysis.Diagnostic) analysis.Diagnostic {
+	if !d.End.IsValid() {
+		d.Pos, d.End = src.Extent(d.Pos)
+	}
+	if len(d.Related) > 0 {
+		d.Related = slices.Clone(d.Related)
+		for i := range d.Related {
+			if r := &d.Related[i]; !r.End.IsValid() {
+				r.Pos, r.End = src.Extent(r.Pos)
+			}
+		}
+	}
+	return d
+}

@@ -233,7 +233,8 @@ func Findings(pass *analysis.Pass, res *Result, w Wording, keep func(*Gap) bool)
 	src := NewSource(pass)
 	var out []analysis.Diagnostic
 	for _, g := range res.Gaps {
-		if keep(g) && !SilencedByCallers[pass.Fset.Position(g.BOpen).String()] {
+		// The driver names findings by where they start, as reported.
+		if start, _ := src.Extent(g.BOpen); keep(g) && !SilencedByCallers[pass.Fset.Position(start).String()] {
 			out = append(out, Diagnose(pass, src, g, w))
 		}
 	}

@@ -49,6 +49,30 @@ func (s *Source) CallAt(lparen token.Pos) *ast.CallExpr {
 	return nil
 }
 
+// Extent returns the whole expression SSA placed at pos: the call
+// (d.mu.Lock()) whose parenthesis it is, the index expression (m[k])
+// whose bracket, the selection (d.items) whose field name. Where pos is
+// none of these it is returned alone, with end NoPos.
+func (s *Source) Extent(pos token.Pos) (start, end token.Pos) {
+	for _, n := range s.Enclosing(pos) {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if n.Lparen == pos {
+				return n.Pos(), n.End()
+			}
+		case *ast.IndexExpr:
+			if n.Lbrack == pos {
+				return n.Pos(), n.End()
+			}
+		case *ast.SelectorExpr:
+			if n.Sel.Pos() == pos {
+				return n.Pos(), n.End()
+			}
+		}
+	}
+	return pos, token.NoPos
+}
+
 // Receiver returns the receiver of a method call as written, e.g. "sd.mu"
 // for sd.mu.Lock(), or "" when pos is not such a call.
 func (s *Source) Receiver(lparen token.Pos) string {

@@ -56,7 +56,11 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		why = fmt.Sprintf("the write goes through %s, read %s, which may have been removed or replaced since; look it up again %s", name, w.ReadSection, w.ThisSection)
 	case kind == Dropped:
 		if g.Emptiness {
-			why = fmt.Sprintf("%s said %s was not empty %s; if it is emptied before the lock is taken again, the re-check there gives up quietly and the update is lost; handle the empty case as the read path does or retry", name, g.ReadLoc, w.ReadSection)
+			said := name + " said " + g.ReadLoc.String() + " was"
+			if name == g.ReadLoc.String() {
+				said = name + " was found" // tested inline: len(q.items) > 0
+			}
+			why = fmt.Sprintf("%s not empty %s; if it is emptied before the lock is taken again, the re-check there gives up quietly and the update is lost; handle the empty case as the read path does or retry", said, w.ReadSection)
 			break
 		}
 		why = fmt.Sprintf("%s was present %s; if it is removed before the lock is taken again, the re-check there gives up quietly and the update is lost; handle the missing case as the read path does (create it) or retry", name, w.ReadSection)

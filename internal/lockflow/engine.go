@@ -28,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry)},
+	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry), new(CallsBack)},
 }
 
 // Result is what the engine found in one package.
@@ -85,6 +85,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	e := newEngine(pass, nil, res)
 	res.e = e
+	e.callsBack = findCallsBack(pass)
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
 	callsEntries := ModuleContext && (e.usesInitEntries() || e.usesFreshEntries() || e.usesLockedEntries())
@@ -152,8 +153,11 @@ func newEngine(pass *analysis.Pass, pkg *ssa.Package, res *Result) *engine {
 }
 
 type engine struct {
-	pass       *analysis.Pass
-	imported   map[*types.Func]*summary
+	pass     *analysis.Pass
+	imported map[*types.Func]*summary
+	// callsBack: the package's functions that call back some of their
+	// function parameters (callsback.go).
+	callsBack  map[*types.Func][]int
 	pkg        *ssa.Package
 	summaries  map[*ssa.Function]*summary
 	inProgress map[*ssa.Function]bool
@@ -467,7 +471,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if callee != nil && !unseen(callee) {
 						e.calls[callee] = append(e.calls[callee], staticCall{caller: fn, instr: instr})
 					}
-					if f := calledBack(c); f != nil && !unseen(f) {
+					if f := e.calledBack(c); f != nil && !unseen(f) {
 						e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: instr, callback: true})
 					}
 					if field := tf.calls[instr]; field != nil {
@@ -510,7 +514,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if g, isGo := instr.(*ssa.Go); isGo && i == 0 && g.Call.Value == f {
 						continue // started, counted in started
 					}
-					if i == 0 && onlyCalled(instr, f) {
+					if i == 0 && e.onlyCalled(instr, f) {
 						continue // a closure made to be called or started right here
 					}
 					if tf.quiet[instr] {

@@ -14,3 +14,10 @@ import (
 func TestFacts(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), lockflow.Analyzer, "crosspkg/store")
 }
+
+// TestCallsBack checks the CallsBack facts of a package that takes no
+// lock: a wrapper whose View calls its function back before returning
+// (workers/stored.go relies on it), beside one that runs it later.
+func TestCallsBack(t *testing.T) {
+	analysistest.Run(t, lockflowtest.TestData(), lockflow.Analyzer, "workers/boltish")
+}

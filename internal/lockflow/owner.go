@@ -675,13 +675,13 @@ func inLoop(b *ssa.BasicBlock) bool {
 
 // onlyCalled reports whether instr is a closure of f whose only use is
 // as the function a call or go statement invokes.
-func onlyCalled(instr ssa.Instruction, f *ssa.Function) bool {
+func (e *engine) onlyCalled(instr ssa.Instruction, f *ssa.Function) bool {
 	mc, ok := instr.(*ssa.MakeClosure)
 	if !ok || mc.Fn != f || len(*mc.Referrers()) == 0 {
 		return false
 	}
 	for _, r := range *mc.Referrers() {
-		if c, ok := r.(*ssa.Call); ok && calledBack(c) == f {
+		if c, ok := r.(*ssa.Call); ok && e.calledBack(c) == f {
 			continue
 		}
 		c, ok := r.(ssa.CallInstruction)

@@ -262,7 +262,7 @@ func (x *Index[K]) Put(k K, v int) { // want Put:`locks arg0.mu; writes arg0.m\[
 }
 
 // Range calls f for every item under the lock.
-func (s *Set) Range(f func(k string) bool) { // want Range:`^locks arg0.mu; takes arg0.mu first; calls arg1 under arg0.mu$`
+func (s *Set) Range(f func(k string) bool) { // want Range:`^locks arg0.mu; takes arg0.mu first; calls arg1 under arg0.mu$` Range:`calls back \[0\]`
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for k := range s.items {
@@ -273,7 +273,7 @@ func (s *Set) Range(f func(k string) bool) { // want Range:`^locks arg0.mu; take
 }
 
 // Each copies the items under the lock and calls f without it.
-func (s *Set) Each(f func(k string)) { // want Each:`^locks arg0.mu; takes arg0.mu first$`
+func (s *Set) Each(f func(k string)) { // want Each:`^locks arg0.mu; takes arg0.mu first$` Each:`calls back \[0\]`
 	s.mu.Lock()
 	items := make([]string, 0, len(s.items))
 	for k := range s.items {

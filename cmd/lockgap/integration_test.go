@@ -274,3 +274,106 @@ func setUpModule(t *testing.T, tmp string, files map[string]string) (bin, mod st
 	}
 	return bin, mod, env, run
 }
+
+// A module whose txn package takes no lock but calls back the function
+// its Run is given (Later runs it on a goroutine); ledger's Debit runs
+// its check and its debit inside Run under the ledger's apply lock, which
+// every change holds: silent, as long as txn's CallsBack fact reaches
+// ledger. LateLedger's goes through Later: reported.
+var callsBackModule = map[string]string{
+	"go.mod": "module example.com/cb\n\ngo 1.26.0\n",
+	"txn/txn.go": `package txn
+
+func Run(fn func() error) error { return fn() }
+
+func Later(fn func() error) { go fn() }
+`,
+	"ledger/ledger.go": `package ledger
+
+import (
+	"sync"
+
+	"example.com/cb/txn"
+)
+
+type Ledger struct {
+	apply   sync.Mutex
+	mu      sync.Mutex
+	balance int
+}
+
+func (l *Ledger) Debit(n int) error {
+	l.apply.Lock()
+	defer l.apply.Unlock()
+	return txn.Run(func() error {
+		l.mu.Lock()
+		ok := l.balance >= n
+		l.mu.Unlock()
+		if !ok {
+			return nil
+		}
+		l.mu.Lock()
+		l.balance -= n
+		l.mu.Unlock()
+		return nil
+	})
+}
+
+func (l *Ledger) Credit(n int) {
+	l.apply.Lock()
+	defer l.apply.Unlock()
+	l.mu.Lock()
+	l.balance += n
+	l.mu.Unlock()
+}
+
+type LateLedger struct {
+	apply   sync.Mutex
+	mu      sync.Mutex
+	balance int
+}
+
+func (l *LateLedger) Debit(n int) {
+	l.apply.Lock()
+	defer l.apply.Unlock()
+	txn.Later(func() error {
+		l.mu.Lock()
+		ok := l.balance >= n
+		l.mu.Unlock()
+		if !ok {
+			return nil
+		}
+		l.mu.Lock()
+		l.balance -= n
+		l.mu.Unlock()
+		return nil
+	})
+}
+
+func (l *LateLedger) Credit(n int) {
+	l.apply.Lock()
+	defer l.apply.Unlock()
+	l.mu.Lock()
+	l.balance += n
+	l.mu.Unlock()
+}
+`,
+}
+
+// TestCallsBackThroughGoVet checks that a CallsBack fact of a package
+// that never touches sync reaches its dependents through the go command,
+// under lockgap's driver (the dependency analysed only for its facts)
+// and under go vet alike.
+func TestCallsBackThroughGoVet(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	bin, _, _, run := setUpModule(t, t.TempDir(), callsBackModule)
+	const late, covered = "ledger.go:56:3: l.mu is locked again after the section that checked", "ledger.go:25:3:"
+	for _, args := range [][]string{{bin, "./ledger"}, {bin, "./..."}, {"go", "vet", "-vettool=" + bin, "./..."}} {
+		out, _ := run(args[0], args[1:]...)
+		if !strings.Contains(out, late) || strings.Contains(out, covered) {
+			t.Errorf("%v: want only the finding at %q (not at %q):\n%s", args, late, covered, out)
+		}
+	}
+}

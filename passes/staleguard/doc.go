@@ -127,7 +127,9 @@
 // write the state first, before the go statement, itself or through
 // methods it calls on the new object: a checkpointer recovering its last
 // offset; a lifecycle method, Open, starting it on its receiver may too,
-// through methods only it calls there and closures it runs in place; and
+// through methods only it calls there and closures it runs in place, or
+// hands to a function that calls them back before returning, in any
+// package: a store wrapper's View over bbolt's); and
 // Close may write it after waiting on
 // the sync.WaitGroup the worker is added to and marks done), or a worker
 // started once per object

@@ -361,6 +361,9 @@ func (e *engine) uncoveredWriters(g *Gap) []*ssa.Function {
 		if (g.countNonzero || g.atLeast) && f != "" && e.onlyIncrements(w, f) {
 			continue // raising the count cannot undo a test that found it large enough
 		}
+		if g.absent && f != "" && e.onlyRemoves(w, f) {
+			continue // taking out cannot put back what the test found missing
+		}
 		out = append(out, w)
 	}
 	return out

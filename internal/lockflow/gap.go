@@ -105,6 +105,10 @@ type Gap struct {
 	// atLeast: the stale read only gates the write, by tests that found
 	// the integer it read at least as large as something.
 	atLeast bool
+	// absent: the write comes where what A looked for was not there: an
+	// entry found missing, or a search whose every element compared
+	// unequal (if id == want { return }). Removing more cannot undo that.
+	absent bool
 	// claimChains: every stale read that decides the write was made in
 	// a section of an outer mutex in which the function then took the
 	// claim it holds at the write (claimTakenInSection); the gap goes if
@@ -1590,6 +1594,7 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	g.FoundBy = isCall && r.found
 	g.countNonzero = g.Kind == Gated && fs.onNonzeroSide(ri, w)
 	g.atLeast = g.Kind == Gated && fs.onSide(ri, w, atLeastSide)
+	g.absent = g.Kind == LazyInit && !g.Removal || g.Kind == Gated && fs.onSide(ri, w, mismatchSide)
 	g.AMode, g.BMode = a.mode, b.mode
 	first := func(openers []int) (token.Pos, ssa.Instruction, bool) {
 		var best ssa.Instruction
@@ -3161,6 +3166,16 @@ func (fs *funcState) onSide(ri int, w *writeSite, side func(cond, v ssa.Value, s
 // successor succ (0 for true, 1 for false) is taken only when v was at
 // least that large (v >= n, v > n, the else of v < n): raising v since
 // cannot undo the test.
+// mismatchSide accepts the side of an equality test of v where v is not
+// what it was compared with.
+func mismatchSide(cond, v ssa.Value, succ int) bool {
+	b, ok := cond.(*ssa.BinOp)
+	if !ok || b.X != v && b.Y != v {
+		return false
+	}
+	return b.Op == token.EQL && succ == 1 || b.Op == token.NEQ && succ == 0
+}
+
 func atLeastSide(cond, v ssa.Value, succ int) bool {
 	b, ok := cond.(*ssa.BinOp)
 	if !ok {

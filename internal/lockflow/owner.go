@@ -758,8 +758,8 @@ func (fs *funcState) callsPackageWriter(w *writeSite) bool {
 // stores (increments of a counter, or others), or by calling functions of
 // the package that write it.
 type fieldWrite struct {
-	increments, other bool
-	via               []*ssa.Function
+	increments, removes, other bool
+	via                        []*ssa.Function
 }
 
 // noteFieldWrite records how fs's function writes the field f at w.
@@ -782,9 +782,12 @@ func (fs *funcState) noteFieldWrite(f string, w *writeSite) {
 			return
 		}
 	}
-	if incrementsInPlace(w) {
+	switch {
+	case incrementsInPlace(w):
 		how.increments = true
-	} else {
+	case removes(w):
+		how.removes = true
+	default:
 		how.other = true
 	}
 }
@@ -826,7 +829,14 @@ func (e *engine) writesOnlyThrough(fn *ssa.Function, f string, target *ssa.Funct
 // onlyIncrements reports whether fn's every write of the field f, its own
 // or through the functions it calls, adds a positive constant to it.
 func (e *engine) onlyIncrements(fn *ssa.Function, f string) bool {
-	return e.writesOnly(fn, f, map[*ssa.Function]int{}, func(how *fieldWrite) bool { return !how.other }, nil)
+	return e.writesOnly(fn, f, map[*ssa.Function]int{}, func(how *fieldWrite) bool { return !how.other && !how.removes }, nil)
+}
+
+// onlyRemoves reports whether fn's every write of the field f, its own or
+// through the functions it calls, takes something out (a delete, a
+// clear, a nil stored).
+func (e *engine) onlyRemoves(fn *ssa.Function, f string) bool {
+	return e.writesOnly(fn, f, map[*ssa.Function]int{}, func(how *fieldWrite) bool { return !how.other && !how.increments }, nil)
 }
 
 // writesOnly reports whether fn's writes of f are all calls of target, or
@@ -848,7 +858,7 @@ func (e *engine) writesOnly(fn *ssa.Function, f string, seen map[*ssa.Function]i
 		return true
 	}
 	seen[fn] = asking
-	if (how.increments || how.other) && !direct(how) {
+	if (how.increments || how.removes || how.other) && !direct(how) {
 		return false
 	}
 	for _, c := range how.via {

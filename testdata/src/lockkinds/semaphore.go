@@ -138,3 +138,110 @@ func (k *Kicker) loop(done chan struct{}) {
 		}
 	}
 }
+
+// Log is Segments with the search written out and a reader's release
+// that empties the queue once no reader is left. Emptying the queue
+// cannot put the segment into it: "not queued" still holds. Silent.
+type Log struct {
+	collector chan struct{}
+
+	mu      sync.RWMutex
+	files   map[int]bool
+	doomed  []int
+	readers int
+}
+
+func NewLog() *Log {
+	return &Log{collector: make(chan struct{}, 1), files: make(map[int]bool)}
+}
+
+func (l *Log) Collect(id int) error {
+	select {
+	case l.collector <- struct{}{}:
+		defer func() { <-l.collector }()
+		return l.rewrite(id)
+	default:
+		return errBusy
+	}
+}
+
+func (l *Log) rewrite(id int) error {
+	l.mu.RLock()
+	for _, d := range l.doomed {
+		if d == id {
+			l.mu.RUnlock()
+			return errors.New("already queued")
+		}
+	}
+	l.mu.RUnlock()
+	l.mu.Lock()
+	if l.readers == 0 {
+		delete(l.files, id)
+	} else {
+		l.doomed = append(l.doomed, id)
+	}
+	l.mu.Unlock()
+	return nil
+}
+
+func (l *Log) Release() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.readers--; l.readers > 0 {
+		return
+	}
+	for _, id := range l.doomed {
+		delete(l.files, id)
+	}
+	l.doomed = nil
+}
+
+// QuarantineLog also queues segments from Quarantine, which takes no
+// semaphore: it may queue the segment a collection found not queued.
+type QuarantineLog struct {
+	collector chan struct{}
+
+	mu      sync.RWMutex
+	files   map[int]bool
+	doomed  []int
+	readers int
+}
+
+func NewQuarantineLog() *QuarantineLog {
+	return &QuarantineLog{collector: make(chan struct{}, 1), files: make(map[int]bool)}
+}
+
+func (l *QuarantineLog) Collect(id int) error {
+	select {
+	case l.collector <- struct{}{}:
+		defer func() { <-l.collector }()
+		return l.rewrite(id)
+	default:
+		return errBusy
+	}
+}
+
+func (l *QuarantineLog) rewrite(id int) error {
+	l.mu.RLock()
+	for _, d := range l.doomed {
+		if d == id {
+			l.mu.RUnlock()
+			return errors.New("already queued")
+		}
+	}
+	l.mu.RUnlock()
+	l.mu.Lock() // want `l.mu is locked again for writing after RUnlock: the write is decided by l.doomed\[...\]`
+	if l.readers == 0 {
+		delete(l.files, id)
+	} else {
+		l.doomed = append(l.doomed, id)
+	}
+	l.mu.Unlock()
+	return nil
+}
+
+func (l *QuarantineLog) Quarantine(id int) {
+	l.mu.Lock()
+	l.doomed = append(l.doomed, id)
+	l.mu.Unlock()
+}

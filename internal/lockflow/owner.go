@@ -156,11 +156,14 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		// type aside, writes on the worker.
 		return true
 	}
+	field := fieldClass(g.ReadLoc)
 	for _, w := range writers {
-		if g.Removal && insertOnly[w] || e.onlyRaises(g, w) {
+		if g.Removal && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) {
 			// It only adds entries that are missing: it cannot take
 			// away or replace the one the worker decided to remove. Or
-			// it only raises the count the worker found not zero.
+			// it only raises the count the worker found not zero. Or it
+			// only takes out, which cannot bring back what the worker
+			// found missing.
 			continue
 		}
 		// An exported writer (the holder's own API included) may be

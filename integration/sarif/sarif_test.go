@@ -225,11 +225,15 @@ func checkContent(t *testing.T, out, byteCols []byte, fixture, fixed string) {
 			}
 		}
 	}
-	for i, want := range []struct{ line, col, byteCol int }{{25, 11, 12}, {45, 12, 14}} {
+	// A finding spans the call (ç.mu.Lock()): it starts at the receiver
+	// and ends past it, where UTF-16 and byte columns differ (ç is two
+	// bytes and one UTF-16 unit, 𝑐 four bytes and two units).
+	for i, want := range []struct{ line, col, byteCol, endCol int }{{25, 2, 2, 13}, {45, 2, 2, 14}} {
 		reg := run.Results[i].Locations[0].PhysicalLocation.Region
 		_, byteCol := lineCol(t, goPosns[i][0])
-		if reg.StartLine != want.line || reg.StartColumn != want.col || byteCol != want.byteCol {
-			t.Errorf("result %d at %d:%d (byte column %d), want %d:%d (byte column %d)", i, reg.StartLine, reg.StartColumn, byteCol, want.line, want.col, want.byteCol)
+		if reg.StartLine != want.line || reg.StartColumn != want.col || byteCol != want.byteCol || reg.EndLine != want.line || reg.EndColumn != want.endCol {
+			t.Errorf("result %d at %d:%d-%d:%d (byte column %d), want %d:%d-%d:%d (byte column %d)", i,
+				reg.StartLine, reg.StartColumn, reg.EndLine, reg.EndColumn, byteCol, want.line, want.col, want.line, want.endCol, want.byteCol)
 		}
 	}
 

@@ -122,9 +122,8 @@ func findCallsBack(pass *analysis.Pass) map[*types.Func][]int {
 	for fn, params := range found {
 		if len(params) == 0 {
 			delete(found, fn)
+			continue
 		}
-	}
-	for fn, params := range found {
 		slices.Sort(params)
 		pass.ExportObjectFact(fn, &CallsBack{Params: params})
 	}
@@ -230,13 +229,9 @@ func calledHere(info *types.Info, call *ast.CallExpr, f ast.Node, calls func(*ty
 }
 
 func isNilIdent(info *types.Info, e ast.Expr) bool {
-	_, ok := info.Uses[identOf(e)].(*types.Nil)
-	return ok
-}
-
-func identOf(e ast.Expr) *ast.Ident {
 	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
+	_, ok := info.Uses[id].(*types.Nil)
+	return ok
 }
 
 // standardLibrary reports whether the package's files are those of the
@@ -276,6 +271,10 @@ func stdCallsBack(obj *types.Func) bool {
 // closure is made for that call alone: for the call structure it is
 // called there, under whatever locks the caller holds.
 func (e *engine) calledBack(call *ssa.Call) *ssa.Function {
+	// Asked of every call: most hand over no closure.
+	if !slices.ContainsFunc(call.Call.Args, func(a ssa.Value) bool { _, ok := a.(*ssa.MakeClosure); return ok }) {
+		return nil
+	}
 	callee := call.Call.StaticCallee()
 	if callee == nil || callee.Pkg == nil {
 		return nil

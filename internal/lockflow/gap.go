@@ -3162,12 +3162,9 @@ func (fs *funcState) onSide(ri int, w *writeSite, side func(cond, v ssa.Value, s
 	return ok && tested
 }
 
-// atLeastSide reports whether cond compares v with something and its
-// successor succ (0 for true, 1 for false) is taken only when v was at
-// least that large (v >= n, v > n, the else of v < n): raising v since
-// cannot undo the test.
 // mismatchSide accepts the side of an equality test of v where v is not
-// what it was compared with.
+// what it was compared with (if id == want { return }). Through onSide,
+// only searches over integers (ids) count.
 func mismatchSide(cond, v ssa.Value, succ int) bool {
 	b, ok := cond.(*ssa.BinOp)
 	if !ok || b.X != v && b.Y != v {
@@ -3176,6 +3173,10 @@ func mismatchSide(cond, v ssa.Value, succ int) bool {
 	return b.Op == token.EQL && succ == 1 || b.Op == token.NEQ && succ == 0
 }
 
+// atLeastSide reports whether cond compares v with something and its
+// successor succ (0 for true, 1 for false) is taken only when v was at
+// least that large (v >= n, v > n, the else of v < n): raising v since
+// cannot undo the test.
 func atLeastSide(cond, v ssa.Value, succ int) bool {
 	b, ok := cond.(*ssa.BinOp)
 	if !ok {

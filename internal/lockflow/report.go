@@ -114,6 +114,17 @@ func withCondition(d analysis.Diagnostic, g *Gap) analysis.Diagnostic {
 // sees one package at a time, leaves them alone.
 var SilencedByCallers map[string]bool
 
+// silencedByCallers reports whether the driver named g's finding among
+// those its callers silence; it names findings by where they start, as
+// reported (Extent).
+func silencedByCallers(pass *analysis.Pass, src *Source, g *Gap) bool {
+	if SilencedByCallers == nil {
+		return false
+	}
+	start, _ := src.Extent(g.BOpen)
+	return SilencedByCallers[pass.Fset.Position(start).String()]
+}
+
 // reportEntryCalls reports the package's calls of other packages' init
 // entries, for the driver.
 func reportEntryCalls(pass *analysis.Pass, res *Result) {
@@ -237,8 +248,7 @@ func Findings(pass *analysis.Pass, res *Result, w Wording, keep func(*Gap) bool)
 	src := NewSource(pass)
 	var out []analysis.Diagnostic
 	for _, g := range res.Gaps {
-		// The driver names findings by where they start, as reported.
-		if start, _ := src.Extent(g.BOpen); keep(g) && !SilencedByCallers[pass.Fset.Position(start).String()] {
+		if keep(g) && !silencedByCallers(pass, src, g) {
 			out = append(out, Diagnose(pass, src, g, w))
 		}
 	}

@@ -35,6 +35,10 @@ func (l *Demux) readLoop() {
 			c.in <- addr
 			continue
 		}
+		if addr == "" {
+			l.renew(addr)
+			continue
+		}
 		c = dial(addr)
 		l.mu.Lock()
 		l.conns[addr] = c
@@ -87,3 +91,23 @@ func (l *PushDemux) Close(addr string) {
 	delete(l.conns, addr)
 	l.mu.Unlock()
 }
+
+// renew is the loop's own presence decision on Demux (it runs on the
+// loop, for a control packet): it found the connection there and stores
+// a successor built from it. A Close in the gap deletes the entry, and
+// the store brings the closed connection back. Removers only excuse
+// decisions that something was missing: reported.
+func (l *Demux) renew(addr string) {
+	l.mu.RLock()
+	c, ok := l.conns[addr]
+	l.mu.RUnlock()
+	if !ok {
+		return
+	}
+	next := successor(c)
+	l.mu.Lock() // want `l.mu is locked again for writing after RUnlock: the value written derives from c`
+	l.conns[addr] = next
+	l.mu.Unlock()
+}
+
+func successor(c *conn) *conn { return &conn{addr: c.addr, in: c.in} }

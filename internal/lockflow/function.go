@@ -606,9 +606,11 @@ func (fs *funcState) computeTaint() {
 		changed := false
 		for _, b := range fn.Blocks {
 			var ctl bitset
-			for _, d := range fs.cd.deps[b.Index] {
-				ctl.unionWith(fs.taint[ifCond(d.block)])
-				ctl.unionWith(fs.blockCtl[d.block.Index])
+			for _, d := range fs.cd.ctl[b.Index] {
+				ctl.unionWith(fs.taint[ifCond(d.br.block)])
+				if d.through {
+					ctl.unionWith(fs.blockCtl[d.br.block.Index])
+				}
 			}
 			if fs.blockCtl[b.Index].unionWith(ctl) {
 				changed = true

@@ -124,6 +124,12 @@ type funcState struct {
 
 	taint    map[ssa.Value]bitset
 	blockCtl []bitset
+	// through: the reads a value derives from only through a pointer it
+	// was loaded from, where taint stops (a field of a snapshot read with
+	// no lock held, or one never changed after it was built). It matters
+	// only where the write stores back to where that pointer came from:
+	// a copy-on-write update of a stale snapshot.
+	through  map[ssa.Value]bitset
 	releases map[int][]ssa.Instruction // acquire index -> the releases closing it
 
 	inputLabel map[ssa.Value]int // parameters and free variables -> their pseudo read site
@@ -583,6 +589,7 @@ func (fs *funcState) localRoot(v ssa.Value) *ssa.Alloc {
 func (fs *funcState) computeTaint() {
 	fn := fs.fn
 	fs.taint = make(map[ssa.Value]bitset)
+	fs.through = make(map[ssa.Value]bitset)
 	fs.blockCtl = make([]bitset, len(fn.Blocks))
 	if len(fs.reads) == 0 {
 		return
@@ -599,6 +606,15 @@ func (fs *funcState) computeTaint() {
 		cur := fs.taint[v]
 		g := cur.unionWith(t)
 		fs.taint[v] = cur
+		return g
+	}
+	growThrough := func(v ssa.Value, t bitset) bool {
+		if t.empty() {
+			return false
+		}
+		cur := fs.through[v]
+		g := cur.unionWith(t)
+		fs.through[v] = cur
 		return g
 	}
 	var ops []*ssa.Value
@@ -648,8 +664,12 @@ func (fs *funcState) computeTaint() {
 								reached = true
 							}
 						}
-						if !reached && !fs.unlockedShared(instr) && !fs.e.immutableLoad(x) {
-							t.unionWith(fs.taint[x.X])
+						if !reached {
+							if !fs.unlockedShared(instr) && !fs.e.immutableLoad(x) {
+								t.unionWith(fs.taint[x.X])
+							} else if growThrough(x, fs.taint[x.X]) {
+								changed = true
+							}
 						}
 					} else {
 						t.unionWith(fs.taint[x.X])
@@ -671,6 +691,9 @@ func (fs *funcState) computeTaint() {
 				case *ssa.Store:
 					if a := fs.localRoot(x.Addr); a != nil {
 						if grow(a, fs.taint[x.Val]) {
+							changed = true
+						}
+						if growThrough(a, fs.through[x.Val]) {
 							changed = true
 						}
 					}
@@ -698,8 +721,16 @@ func (fs *funcState) computeTaint() {
 						}
 					}
 				}
-				if v, ok := instr.(ssa.Value); ok && grow(v, t) {
-					changed = true
+				if v, ok := instr.(ssa.Value); ok {
+					if grow(v, t) {
+						changed = true
+					}
+					ops = instr.Operands(ops[:0])
+					for _, o := range ops {
+						if *o != nil && growThrough(v, fs.through[*o]) {
+							changed = true
+						}
+					}
 				}
 			}
 		}

@@ -152,6 +152,7 @@ func (fs *funcState) findGaps() []*Gap {
 				continue
 			}
 			data := fs.dataTaint(w.data)
+			fs.storedBack(w, &data)
 			all := append(bitset(nil), data...)
 			all.unionWith(fs.blockCtl[w.instr.Block().Index])
 			report := func(ri int, g *Gap) {
@@ -242,6 +243,23 @@ func (fs *funcState) findGaps() []*Gap {
 		}
 	}
 	return gaps
+}
+
+// storedBack adds to data the reads w's value derives from through a
+// pointer, when w stores to the location that pointer was read from: a
+// new snapshot built from the old one (next := &state{n: cur.n + 1}) and
+// published where the old one was found.
+func (fs *funcState) storedBack(w *writeSite, data *bitset) {
+	if w.kind != writeStore {
+		return
+	}
+	for _, v := range w.data {
+		fs.through[v].each(func(ri int) {
+			if r := &fs.reads[ri]; len(r.held) > 0 && r.loc.key() == w.loc.key() {
+				data.add(ri)
+			}
+		})
+	}
 }
 
 // evaluate decides whether the pair (read ri in section a, write w in
@@ -361,6 +379,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		if !g.existence || g.writeOnMissing || g.missingCreates || w.removal || !g.loc.overlaps(w.loc) || !staleCreates() {
 			return nil // re-checked in B
 		}
+	}
+	if len(guards) == 0 && !fs.dataTaint(w.data).has(ri) && fs.snapshotRechecked(ri, w, h.key) {
+		return nil
 	}
 	g := &Gap{}
 	if len(guards) == 0 && w.kind == writeCall && !w.collection {
@@ -1195,7 +1216,7 @@ func (fs *funcState) insideA(aLocs []Path, p Path) bool {
 func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) bool,
 	writesByBlock map[*ssa.BasicBlock][]int, staleLoc Path) []guard {
 	var out []guard
-	fs.eachDep(w.instr.Block(), func(d branch) {
+	visit := func(d branch) {
 		cond := ifCond(d.block)
 		if cond == nil {
 			return
@@ -1216,8 +1237,97 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 			}
 			out = append(out, g)
 		})
-	})
+	}
+	fs.eachDep(w.instr.Block(), visit)
+	fs.eachRetryTest(w.instr.Block(), func(x *ssa.BasicBlock) bool {
+		found := false
+		fs.testedReads(ifCond(x), x, func(ri int) {
+			found = found || sameSection(fs.reads[ri].held, w.held, k)
+		})
+		return found
+	}, visit)
 	return out
+}
+
+// snapshotRechecked reports whether w, which publishes a copy of the
+// snapshot read ri found (storedBack), runs only where a test in its
+// section finds something inside the snapshot published now equal to the
+// same in the copied one (r.table.version == cur.version).
+func (fs *funcState) snapshotRechecked(ri int, w *writeSite, k pathKey) bool {
+	at := fs.reads[ri].loc
+	inside := func(v ssa.Value) bool {
+		found := false
+		fs.directReads(v, func(rj int) {
+			r := &fs.reads[rj]
+			found = found || r.loc.Root == at.Root && strings.HasPrefix(r.loc.Steps, at.Steps) && sameSection(r.held, w.held, k)
+		})
+		return found
+	}
+	copied := func(v ssa.Value) bool { return fs.through[v].has(ri) || fs.taint[v].has(ri) }
+	found := false
+	test := func(d branch) {
+		cond, ok := ifCond(d.block).(*ssa.BinOp)
+		if !ok || found || (cond.Op != token.EQL && cond.Op != token.NEQ) {
+			return
+		}
+		agree := 0 // the successor taken where they are equal
+		if cond.Op == token.NEQ {
+			agree = 1
+		}
+		if d.succ == agree && (inside(cond.X) && copied(cond.Y) || inside(cond.Y) && copied(cond.X)) {
+			found = true
+		}
+	}
+	b := w.instr.Block()
+	fs.eachDep(b, test)
+	fs.eachRetryTest(b, func(*ssa.BasicBlock) bool { return true }, test)
+	return found
+}
+
+// eachRetryTest calls f with the side of each test, among the blocks
+// that dominate b, that goes on to b where the other side only goes round
+// a loop again (if s.v != seen { continue }): a compare-and-retry loop's
+// test. The write it gates always happens in the end, so control
+// dependence does not see the test.
+func (fs *funcState) eachRetryTest(b *ssa.BasicBlock, tests func(*ssa.BasicBlock) bool, f func(branch)) {
+	scc := fs.components()
+	for x := b.Idom(); x != nil; x = x.Idom() {
+		if ifCond(x) == nil || len(x.Succs) != 2 || !tests(x) {
+			continue
+		}
+		for i, s := range x.Succs {
+			if scc[s.Index] == scc[x.Index] && !reachesBefore(s, b, x) && reachesBefore(x.Succs[1-i], b, x) {
+				f(branch{x, 1 - i})
+			}
+		}
+	}
+}
+
+// reachesBefore reports whether to can be reached from from without
+// passing a block that dominates x (a loop's head, for x in the loop).
+func reachesBefore(from, to, x *ssa.BasicBlock) bool {
+	if from == to {
+		return true
+	}
+	if from.Dominates(x) {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{from: true}
+	work := []*ssa.BasicBlock{from}
+	for len(work) > 0 {
+		c := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range c.Succs {
+			if s == to {
+				return true
+			}
+			if !seen[s] && !s.Dominates(x) {
+				seen[s] = true
+				work = append(work, s)
+			}
+		}
+	}
+	return false
 }
 
 // staleDecisions lists the existence tests on values read under a lock.

@@ -153,6 +153,7 @@ type funcState struct {
 	reachMemo         map[[2]*ssa.BasicBlock]bool
 	versionTests      *[]versionTest // see versionTestsOf
 	scc               []int          // see components
+	retry             *retryTests    // see eachRetryTest
 	reentries         []Reentry      // helper calls taking a lock held here
 	// paramHeld: for each parameter the function calls (an iterator's
 	// yield, a callback), the locks held at every call of it.

@@ -1240,11 +1240,7 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 	}
 	fs.eachDep(w.instr.Block(), visit)
 	fs.eachRetryTest(w.instr.Block(), func(x *ssa.BasicBlock) bool {
-		found := false
-		fs.testedReads(ifCond(x), x, func(ri int) {
-			found = found || sameSection(fs.reads[ri].held, w.held, k)
-		})
-		return found
+		return slices.ContainsFunc(fs.testedBy(x), func(ri int) bool { return sameSection(fs.reads[ri].held, w.held, k) })
 	}, visit)
 	return out
 }
@@ -1288,46 +1284,86 @@ func (fs *funcState) snapshotRechecked(ri int, w *writeSite, k pathKey) bool {
 // that dominate b, that goes on to b where the other side only goes round
 // a loop again (if s.v != seen { continue }): a compare-and-retry loop's
 // test. The write it gates always happens in the end, so control
-// dependence does not see the test.
+// dependence does not see the test. Only the blocks tests accepts count.
 func (fs *funcState) eachRetryTest(b *ssa.BasicBlock, tests func(*ssa.BasicBlock) bool, f func(branch)) {
-	scc := fs.components()
-	for x := b.Idom(); x != nil; x = x.Idom() {
-		if ifCond(x) == nil || len(x.Succs) != 2 || !tests(x) {
+	rt := fs.retryTestsOf()
+	for _, x := range rt.blocks {
+		if x == b || !x.Dominates(b) || !tests(x) {
 			continue
 		}
-		for i, s := range x.Succs {
-			if scc[s.Index] == scc[x.Index] && !reachesBefore(s, b, x) && reachesBefore(x.Succs[1-i], b, x) {
+		for i := range x.Succs {
+			if !rt.reaches(branch{x, i}, b) && rt.reaches(branch{x, 1 - i}, b) {
 				f(branch{x, 1 - i})
 			}
 		}
 	}
 }
 
-// reachesBefore reports whether to can be reached from from without
-// passing a block that dominates x (a loop's head, for x in the loop).
-func reachesBefore(from, to, x *ssa.BasicBlock) bool {
-	if from == to {
-		return true
+// testedBy lists, once per block, the reads its branch condition tests.
+func (fs *funcState) testedBy(x *ssa.BasicBlock) []int {
+	rt := fs.retryTestsOf()
+	if rs, ok := rt.tested[x]; ok {
+		return rs
 	}
-	if from.Dominates(x) {
-		return false
+	var rs []int
+	fs.testedReads(ifCond(x), x, func(ri int) { rs = append(rs, ri) })
+	rt.tested[x] = rs
+	return rs
+}
+
+// retryTests holds the tests inside loops (blocks ending in an If with a
+// successor in the loop) and, per side, what that side reaches before
+// coming back round the loop (memoised).
+type retryTests struct {
+	blocks []*ssa.BasicBlock
+	region map[branch][]bool
+	tested map[*ssa.BasicBlock][]int
+}
+
+func (fs *funcState) retryTestsOf() *retryTests {
+	if fs.retry != nil {
+		return fs.retry
 	}
-	seen := map[*ssa.BasicBlock]bool{from: true}
-	work := []*ssa.BasicBlock{from}
-	for len(work) > 0 {
-		c := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, s := range c.Succs {
-			if s == to {
-				return true
-			}
-			if !seen[s] && !s.Dominates(x) {
-				seen[s] = true
-				work = append(work, s)
-			}
+	rt := &retryTests{region: make(map[branch][]bool), tested: make(map[*ssa.BasicBlock][]int)}
+	scc := fs.components()
+	for _, x := range fs.fn.Blocks {
+		if ifCond(x) != nil && len(x.Succs) == 2 && (scc[x.Succs[0].Index] == scc[x.Index] || scc[x.Succs[1].Index] == scc[x.Index]) {
+			rt.blocks = append(rt.blocks, x)
 		}
 	}
-	return false
+	fs.retry = rt
+	return rt
+}
+
+// reaches reports whether b can be reached from br's successor without
+// passing a block that dominates br's block (a loop's head, for a block in
+// the loop).
+func (rt *retryTests) reaches(br branch, b *ssa.BasicBlock) bool {
+	from := br.block.Succs[br.succ]
+	if from == b {
+		return true
+	}
+	region, ok := rt.region[br]
+	if !ok {
+		x := br.block
+		region = make([]bool, len(x.Parent().Blocks))
+		if !from.Dominates(x) {
+			region[from.Index] = true
+			work := []*ssa.BasicBlock{from}
+			for len(work) > 0 {
+				c := work[len(work)-1]
+				work = work[:len(work)-1]
+				for _, s := range c.Succs {
+					if !region[s.Index] && !s.Dominates(x) {
+						region[s.Index] = true
+						work = append(work, s)
+					}
+				}
+			}
+		}
+		rt.region[br] = region
+	}
+	return region[b.Index]
 }
 
 // staleDecisions lists the existence tests on values read under a lock.

@@ -69,6 +69,19 @@
 // A guard re-tested the same way (ok := a.balance >= x ... a.mu.Lock();
 // if !ok { return }) is reported with the same words.
 //
+// A copy-on-write update counts as a write of what it copied: a snapshot
+// taken under the read lock (cur := r.table), copied outside any lock
+// (next := &table{version: cur.version + 1, ...}) and published where it
+// was found (r.table = next) loses whatever another writer published in
+// between. It is silent when the write section checks that the snapshot
+// is still the one copied (if r.table != cur, or the versions compared)
+// and starts again otherwise; a compare-and-retry loop of that kind
+// (if c.n != seen { c.mu.Unlock(); continue }) is a re-check, though the
+// write it gates always happens in the end. What happens after a failure
+// exit (if err := resend(); err != nil { return err }) inside a branch on
+// the stale value is not decided by that value when it is reached on
+// both of its sides whenever the operation succeeds.
+//
 // Memoising a plain value (a number, a string) computed from the key is not
 // reported: two racing callers store the same thing. Nor is memoising a
 // record (plain fields, and pointers and slices of them; no map, channel,

@@ -380,7 +380,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			return nil // re-checked in B
 		}
 	}
-	if len(guards) == 0 && !fs.dataTaint(w.data).has(ri) && fs.snapshotRechecked(ri, w, h.key) {
+	if len(guards) == 0 && fs.snapshotRechecked(ri, w, h.key) {
 		return nil
 	}
 	g := &Gap{}
@@ -1245,10 +1245,10 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 	return out
 }
 
-// snapshotRechecked reports whether w, which publishes a copy of the
-// snapshot read ri found (storedBack), runs only where a test in its
-// section finds something inside the snapshot published now equal to the
-// same in the copied one (r.table.version == cur.version).
+// snapshotRechecked reports whether w runs only where a test in its
+// section finds what read ri read, or something inside it, equal to what
+// the stale value carries: a snapshot published now compared with the one
+// copied (r.table == cur, r.table.version == cur.version).
 func (fs *funcState) snapshotRechecked(ri int, w *writeSite, k pathKey) bool {
 	at := fs.reads[ri].loc
 	inside := func(v ssa.Value) bool {

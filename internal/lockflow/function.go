@@ -600,24 +600,8 @@ func (fs *funcState) computeTaint() {
 		t.add(l)
 		fs.taint[v] = t
 	}
-	grow := func(v ssa.Value, t bitset) bool {
-		if t.empty() {
-			return false
-		}
-		cur := fs.taint[v]
-		g := cur.unionWith(t)
-		fs.taint[v] = cur
-		return g
-	}
-	growThrough := func(v ssa.Value, t bitset) bool {
-		if t.empty() {
-			return false
-		}
-		cur := fs.through[v]
-		g := cur.unionWith(t)
-		fs.through[v] = cur
-		return g
-	}
+	grow := func(v ssa.Value, t bitset) bool { return growLabels(fs.taint, v, t) }
+	growThrough := func(v ssa.Value, t bitset) bool { return growLabels(fs.through, v, t) }
 	var ops []*ssa.Value
 	for round := 0; round < 10; round++ {
 		changed := false
@@ -739,6 +723,17 @@ func (fs *funcState) computeTaint() {
 			break
 		}
 	}
+}
+
+// growLabels adds t to m[v] and reports whether that changed it.
+func growLabels(m map[ssa.Value]bitset, v ssa.Value, t bitset) bool {
+	if t.empty() {
+		return false
+	}
+	cur := m[v]
+	g := cur.unionWith(t)
+	m[v] = cur
+	return g
 }
 
 // dataTaint is the union of the taints of vs.

@@ -66,6 +66,9 @@ type Gap struct {
 	// Picked: B runs in a loop over a listing made in A of the entries a
 	// test of their state let through.
 	Picked bool
+	// Copied: a LostUpdate whose value is a copy built from what the
+	// stale read pointed to, stored back where it was found (storedBack).
+	Copied bool
 	// CopyRecheck: B tests again the very value A read (the local copy)
 	// instead of reading the shared state again; positions inside or
 	// around that test.
@@ -1742,6 +1745,7 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	g.atLeast = g.Kind == Gated && fs.onSide(ri, w, atLeastSide)
 	g.absent = g.Kind == LazyInit && !g.Removal || g.Kind == Gated && fs.onSide(ri, w, mismatchSide)
 	g.AMode, g.BMode = a.mode, b.mode
+	g.Copied = g.Kind == LostUpdate && !fs.dataTaint(w.data).has(ri)
 	first := func(openers []int) (token.Pos, ssa.Instruction, bool) {
 		var best ssa.Instruction
 		helper := false

@@ -50,6 +50,8 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		why = fmt.Sprintf("the entry %s looked for was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and store only if it is still missing", name, missing(g), w.ReadSection, w.ThisSection)
 	case kind == LazyInit:
 		why = fmt.Sprintf("%s was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, missing(g), w.ReadSection, w.ThisSection)
+	case kind == LostUpdate && g.Copied:
+		why = fmt.Sprintf("the value written is a copy built from %s, read %s; what another goroutine stored in %s in between is lost; build the copy %s, or check there that %s is still the one copied and retry", name, w.ReadSection, g.ReadLoc, w.ThisSection, g.ReadLoc)
 	case kind == LostUpdate:
 		why = fmt.Sprintf("the value written derives from %s, read %s; an update made in between is lost; re-read it %s", name, w.ReadSection, w.ThisSection)
 	case kind == StaleTarget:

@@ -41,7 +41,7 @@ func (l *Limiter) SetLimit(name string, n int) {
 		next.limits[k] = v
 	}
 	next.limits[name] = n
-	l.mu.Lock() // want `l.mu is locked again after the section that checked: the value written derives from cur, read in an earlier section; an update made in between is lost`
+	l.mu.Lock() // want `l.mu is locked again after the section that checked: the value written is a copy built from cur, read in an earlier section; what another goroutine stored in l.table in between is lost; build the copy in this section`
 	l.table = next
 	l.mu.Unlock()
 }

@@ -51,7 +51,7 @@ func (r *Router) AddRoute(host, backend string) {
 		next.routes[h] = b
 	}
 	next.routes[host] = backend
-	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: the value written derives from cur, read under the read lock; an update made in between is lost`
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: the value written is a copy built from cur, read under the read lock; what another goroutine stored in r.table in between is lost; build the copy under the write lock, or check there that r.table is still the one copied and retry`
 	r.table = next
 	r.mu.Unlock()
 }
@@ -60,7 +60,7 @@ func (r *Router) AddRoute(host, backend string) {
 func (r *Router) Bump() {
 	cur := r.current()
 	next := &routeTable{version: cur.version + 1, routes: cur.routes}
-	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: the value written derives from cur`
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: the value written is a copy built from cur`
 	r.table = next
 	r.mu.Unlock()
 }

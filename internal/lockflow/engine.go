@@ -1001,6 +1001,7 @@ func (fs *funcState) summarize() *summary {
 	fs.summarizeEnsures(s, wb, ownLock)
 	found := fs.returnsFound()
 	flags := fs.flagResults()
+	verdicts := fs.verdictResults()
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || b == fn.Recover {
@@ -1021,7 +1022,15 @@ func (fs *funcState) summarize() *summary {
 				v = mi.X
 			}
 			carried := fs.taint[v]
+			verdict := i < len(verdicts) && verdicts[i]
 			switch {
+			case verdict:
+				// return ErrExists / return nil: which one says what the
+				// tests on the way to this return found (by the block's
+				// control, or by the phi choosing among them).
+				carried = append(bitset(nil), carried...)
+				carried.unionWith(fs.blockCtl[b.Index])
+				carried.unionWith(fs.storesCtl(ret.Results[i]))
 			case i < len(flags) && flags[i] && boolConst(fs.assigned(v)):
 				// return v, true / return nil, false: the flag says what
 				// the tests on the way to this return found, as
@@ -1036,10 +1045,13 @@ func (fs *funcState) summarize() *summary {
 				bit = 1 << i
 			}
 			carried.each(func(ri int) {
-				if failure && !fs.carriesDirectly(ret.Results[i], ri) {
+				if failure && !verdict && !fs.carriesDirectly(ret.Results[i], ri) {
 					return
 				}
 				r := &fs.reads[ri]
+				if verdict && fs.e.sentinelLoad(r.instr) {
+					return // the failure returned, not what decided it
+				}
 				if ld, ok := r.instr.(*ssa.UnOp); ok && fs.e.immutableLoad(ld) &&
 					(plainType(ld.Type()) || fs.carriesDirectly(ret.Results[i], ri) || fs.e.fixedSinceBuilt(ld)) {
 					// Set when the object was built and never changed: the
@@ -1767,6 +1779,138 @@ func (fs *funcState) flagResults() []bool {
 		}
 	}
 	return flags
+}
+
+// verdictResults reports, per result, whether it is an error that only
+// gives a verdict: every return hands back nil or a failure made on the
+// spot (a sentinel variable, errors.New, fmt.Errorf, a new error value),
+// at least one of each. Which of them comes back says what the tests on
+// the way found (if _, ok := r.byName[n]; ok { return ErrExists }), as a
+// bool result would.
+func (fs *funcState) verdictResults() []bool {
+	sig := fs.fn.Signature.Results()
+	verdicts := make([]bool, sig.Len())
+	any := false
+	for i := range verdicts {
+		verdicts[i] = isError(sig.At(i).Type())
+		any = any || verdicts[i]
+	}
+	if !any {
+		return nil
+	}
+	nils := make([]bool, len(verdicts))
+	fails := make([]bool, len(verdicts))
+	for _, b := range fs.fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || b == fs.fn.Recover {
+			continue
+		}
+		for i, v := range ret.Results {
+			if i < len(verdicts) && verdicts[i] && !fs.verdictOf(v, &nils[i], &fails[i], 0) {
+				verdicts[i] = false
+			}
+		}
+	}
+	for i := range verdicts {
+		verdicts[i] = verdicts[i] && nils[i] && fails[i]
+	}
+	return verdicts
+}
+
+// verdictOf reports whether v is nil or a made failure, or a choice
+// among them, noting which it found.
+func (fs *funcState) verdictOf(v ssa.Value, sawNil, sawFailure *bool, depth int) bool {
+	switch {
+	case isNilConst(v):
+		*sawNil = true
+		return true
+	case madeFailure(v):
+		*sawFailure = true
+		return true
+	case depth > 4:
+		return false
+	}
+	var choices []ssa.Value
+	switch x := v.(type) {
+	case *ssa.Phi:
+		choices = x.Edges
+	case *ssa.UnOp:
+		// A result variable a deferred call may read: what was stored.
+		a := fs.localRoot(x.X)
+		if x.Op != token.MUL || a == nil {
+			return false
+		}
+		vals, ok := fs.reachingOf(x, a)
+		if !ok {
+			return false
+		}
+		choices = vals
+	default:
+		return false
+	}
+	for _, e := range choices {
+		if !fs.verdictOf(e, sawNil, sawFailure, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// storesCtl is the control taint of the blocks storing into the local
+// variable v loads, when it is such a load.
+func (fs *funcState) storesCtl(v ssa.Value) bitset {
+	var t bitset
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return t
+	}
+	a := fs.localRoot(ld.X)
+	if a == nil {
+		return t
+	}
+	for _, r := range *a.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == a {
+			t.unionWith(fs.blockCtl[st.Block().Index])
+		}
+	}
+	return t
+}
+
+// sentinelLoad reports whether instr loads a package variable only
+// package initialisation sets (an error sentinel).
+func (e *engine) sentinelLoad(instr ssa.Instruction) bool {
+	ld, ok := instr.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	g, ok := ld.X.(*ssa.Global)
+	return ok && !e.globalSet[g]
+}
+
+// madeFailure reports whether v is an error made where it is returned: a
+// package variable's value, or one built by errors.New, fmt.Errorf or a
+// composite literal.
+func madeFailure(v ssa.Value) bool {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	switch x := v.(type) {
+	case *ssa.UnOp:
+		_, ok := x.X.(*ssa.Global)
+		return ok && x.Op == token.MUL
+	case *ssa.Alloc:
+		return true
+	case *ssa.Call:
+		f := x.Call.StaticCallee()
+		if f == nil || f.Pkg == nil {
+			return false
+		}
+		switch f.Pkg.Pkg.Path() + "." + f.Name() {
+		case "errors.New", "fmt.Errorf":
+			return true
+		}
+	}
+	return false
 }
 
 // foundConst reports whether v, returned at the end of block b, is a

@@ -1,6 +1,7 @@
 package helpers
 
 import (
+	"errors"
 	"sync"
 	"sync/atomic"
 )
@@ -46,6 +47,38 @@ func (r *peers) remove(id string) {
 	delete(r.byID, id)
 }
 
+var errInUse = errors.New("id in use")
+
+// taken fails when id is in use.
+func (r *peers) taken(id string) error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if _, ok := r.byID[id]; ok {
+		return errInUse
+	}
+	return nil
+}
+
+// saveAll hands every peer to save and passes on its failure.
+func (r *peers) saveAll(save func(*peer) error) error {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	for _, p := range r.byID {
+		if err := save(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// usable fails on a nil registry; it reads nothing under the lock.
+func (r *peers) usable() error {
+	if r == nil {
+		return errors.New("no registry")
+	}
+	return nil
+}
+
 type broker struct {
 	peers *peers
 }
@@ -87,6 +120,42 @@ func (b *broker) attachFresh(p *peer) error {
 		}
 		b.peers.add(p) // want `b.peers.mu is locked again for writing by b.peers.add after RUnlock: b.peers.get\(p.id\) was missing under the read lock`
 	}
+	return nil
+}
+
+// attachChecked asks a helper whether the ID is free: which failure it
+// reports (none, or errInUse) is the registry's answer, read under the
+// read lock, and the store relies on it.
+func (b *broker) attachChecked(p *peer) error {
+	if err := b.peers.taken(p.id); err != nil {
+		return err
+	}
+	b.peers.mu.Lock() // want `b.peers.mu is locked again for writing after RUnlock: the write is decided by err`
+	b.peers.byID[p.id] = p
+	b.peers.mu.Unlock()
+	return nil
+}
+
+// attachUsable checks something no lock guards. Silent.
+func (b *broker) attachUsable(p *peer) error {
+	if err := b.peers.usable(); err != nil {
+		return err
+	}
+	b.peers.mu.Lock()
+	b.peers.byID[p.id] = p
+	b.peers.mu.Unlock()
+	return nil
+}
+
+// attachSaved stores after a helper whose error reports a failed write,
+// not a verdict on what it read. Silent.
+func (b *broker) attachSaved(p *peer, save func(*peer) error) error {
+	if err := b.peers.saveAll(save); err != nil {
+		return err
+	}
+	b.peers.mu.Lock()
+	b.peers.byID[p.id] = p
+	b.peers.mu.Unlock()
 	return nil
 }
 

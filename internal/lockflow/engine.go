@@ -1781,23 +1781,20 @@ func (fs *funcState) flagResults() []bool {
 	return flags
 }
 
-// verdictResults reports, per result, whether it is an error that only
-// gives a verdict: every return hands back nil or a failure made on the
-// spot (a sentinel variable, errors.New, fmt.Errorf, a new error value),
-// at least one of each. Which of them comes back says what the tests on
+// verdictResults reports, for a function whose one result is an error,
+// whether that error only gives a verdict: every return hands back nil or
+// a failure made on the spot (a sentinel variable, errors.New, fmt.Errorf,
+// a new error value), at least one of each. Which of them comes back says what the tests on
 // the way found (if _, ok := r.byName[n]; ok { return ErrExists }), as a
 // bool result would.
 func (fs *funcState) verdictResults() []bool {
 	sig := fs.fn.Signature.Results()
-	verdicts := make([]bool, sig.Len())
-	any := false
-	for i := range verdicts {
-		verdicts[i] = isError(sig.At(i).Type())
-		any = any || verdicts[i]
-	}
-	if !any {
+	if sig.Len() != 1 || !isError(sig.At(0).Type()) {
+		// Beside a value, the error mostly says whether the value was
+		// found, and the value carries the read itself.
 		return nil
 	}
+	verdicts := []bool{true}
 	nils := make([]bool, len(verdicts))
 	fails := make([]bool, len(verdicts))
 	for _, b := range fs.fn.Blocks {

@@ -1818,7 +1818,7 @@ func (fs *funcState) verdictResults() []bool {
 // among them, noting which it found.
 func (fs *funcState) verdictOf(v ssa.Value, sawNil, sawFailure *bool, depth int) bool {
 	switch {
-	case isNilConst(v):
+	case isNil(v):
 		*sawNil = true
 		return true
 	case madeFailure(v):

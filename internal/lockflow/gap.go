@@ -1241,11 +1241,18 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 			out = append(out, g)
 		})
 	}
-	fs.eachDep(w.instr.Block(), visit)
-	fs.eachRetryTest(w.instr.Block(), func(x *ssa.BasicBlock) bool {
-		return slices.ContainsFunc(fs.testedBy(x), func(ri int) bool { return sameSection(fs.reads[ri].held, w.held, k) })
-	}, visit)
+	fs.eachSectionGate(w, k, visit)
 	return out
+}
+
+// eachSectionGate calls f with each branch w depends on, and each retry
+// test in w's section of k (eachRetryTest) gating it.
+func (fs *funcState) eachSectionGate(w *writeSite, k pathKey, f func(branch)) {
+	b := w.instr.Block()
+	fs.eachDep(b, f)
+	fs.eachRetryTest(b, func(x *ssa.BasicBlock) bool {
+		return slices.ContainsFunc(fs.testedBy(x), func(ri int) bool { return sameSection(fs.reads[ri].held, w.held, k) })
+	}, f)
 }
 
 // snapshotRechecked reports whether w runs only where a test in its
@@ -1277,9 +1284,7 @@ func (fs *funcState) snapshotRechecked(ri int, w *writeSite, k pathKey) bool {
 			found = true
 		}
 	}
-	b := w.instr.Block()
-	fs.eachDep(b, test)
-	fs.eachRetryTest(b, func(*ssa.BasicBlock) bool { return true }, test)
+	fs.eachSectionGate(w, k, test)
 	return found
 }
 
@@ -3091,8 +3096,8 @@ func (fs *funcState) fixedValue(v ssa.Value) any {
 		}
 		return x.Value.ExactString() + "/" + x.Type().String()
 	case *ssa.UnOp:
-		if g, ok := x.X.(*ssa.Global); ok && x.Op == token.MUL && !fs.e.globalSet[g] {
-			return g
+		if fs.e.sentinelLoad(x) {
+			return x.X
 		}
 	}
 	return nil

@@ -271,9 +271,9 @@ func failureExit(b *ssa.BasicBlock) (int, bool) {
 		return 0, false
 	}
 	v := cond.X
-	if isNilConst(v) {
+	if isNil(v) {
 		v = cond.Y
-	} else if !isNilConst(cond.Y) {
+	} else if !isNil(cond.Y) {
 		return 0, false
 	}
 	if !types.Identical(v.Type(), errorType) || !callResult(v) {
@@ -287,11 +287,6 @@ func failureExit(b *ssa.BasicBlock) (int, bool) {
 		return 0, false
 	}
 	return fail, true
-}
-
-func isNilConst(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.IsNil()
 }
 
 func callResult(v ssa.Value) bool {

@@ -999,6 +999,26 @@ func (fs *funcState) summarize() *summary {
 		s.addWrite(rw)
 	}
 	fs.summarizeEnsures(s, wb, ownLock)
+	// relReadOf expresses read ri in terms of fn's inputs, when it was
+	// made under a lock fn takes (or its caller holds, for a ...Locked
+	// helper).
+	relReadOf := func(ri int) (relRead, bool) {
+		r := &fs.reads[ri]
+		l := ownLock(r.held, true)
+		callerLock := l == nil && len(r.held) == 0 && r.instr != nil && expectsCallerLock(fn)
+		if l == nil && !callerLock {
+			return relRead{}, false
+		}
+		loc, ok := toRel(fn, r.loc)
+		if !ok {
+			return relRead{}, false
+		}
+		rr := relRead{loc: loc, callerLock: callerLock, key: 1 + paramIndex(fn, asParam(r.key))}
+		if l != nil {
+			rr.lock = *l
+		}
+		return rr, true
+	}
 	found := fs.returnsFound()
 	flags := fs.flagResults()
 	verdicts := fs.verdictResults()
@@ -1059,26 +1079,29 @@ func (fs *funcState) summarize() *summary {
 					// What it points to can, so len(m) of such a map counts.
 					return
 				}
-				l := ownLock(r.held, true)
-				callerLock := l == nil && len(r.held) == 0 && r.instr != nil && expectsCallerLock(fn)
-				if l == nil && !callerLock {
-					return
-				}
-				loc, ok := toRel(fn, r.loc)
+				rr, ok := relReadOf(ri)
 				if !ok {
 					return
-				}
-				rr := relRead{loc: loc, callerLock: callerLock}
-				if l != nil {
-					rr.lock = *l
 				}
 				// Only a listing has an order to choose.
 				_, listing := ret.Results[i].Type().Underlying().(*types.Slice)
 				rr.results, rr.picked, rr.orderOnly = bit, fs.picked(ri), listing && fs.ordersOnly(ri)
-				rr.found, rr.key = found, 1+paramIndex(fn, asParam(r.key))
+				rr.found = found
 				rr.bound = slices.ContainsFunc(bounds, func(c ssa.Value) bool { return fs.comparesBound(c, ri) })
 				s.addResult(rr)
 			})
+		}
+	}
+	if ei, tests := fs.verdictTests(); len(tests) > 0 {
+		var bit uint32
+		if ei > 0 && ei < 32 {
+			bit = 1 << ei
+		}
+		for _, t := range tests {
+			if rr, ok := relReadOf(t.read); ok {
+				rr.results, rr.missing = bit, t.missing
+				s.addResult(rr)
+			}
 		}
 	}
 	fs.summarizeOuts(s, ownLock)
@@ -1812,6 +1835,106 @@ func (fs *funcState) verdictResults() []bool {
 		verdicts[i] = verdicts[i] && nils[i] && fails[i]
 	}
 	return verdicts
+}
+
+// missingWhen says which outcome of a helper's error result means that
+// the entry its existence test looked for was missing.
+type missingWhen uint8
+
+const (
+	missingOnNil     missingWhen = iota + 1 // if _, ok := m[k]; ok { return ErrTaken }; return nil
+	missingOnFailure                        // if !ok { return nil, ErrNotFound }
+)
+
+// verdictTest is an existence test of read whose answer fs's function
+// gives as its error result.
+type verdictTest struct {
+	read    int
+	missing missingWhen
+}
+
+// verdictTests finds, for a function whose last result is an error, the
+// existence tests of shared state that choose between nil and a failure
+// made on the spot: every nil return lies on one side of the test and a
+// made failure on the other. A failure is read as "missing" only when
+// every failure is made where the test found nothing (one passed on from
+// elsewhere says nothing about the entry). It returns the error's index
+// and the tests.
+func (fs *funcState) verdictTests() (int, []verdictTest) {
+	sig := fs.fn.Signature.Results()
+	ei := sig.Len() - 1
+	if ei < 0 || ei > 1 || !isError(sig.At(ei).Type()) {
+		return 0, nil
+	}
+	var nils, made, passed []*ssa.BasicBlock
+	for _, b := range fs.fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || b == fs.fn.Recover || len(ret.Results) <= ei {
+			continue
+		}
+		v := ret.Results[ei]
+		if ld, ok := v.(*ssa.UnOp); ok && ld.Op == token.MUL {
+			// The result variable a function with defers returns
+			// through: what was stored into it on the way.
+			if a := fs.localRoot(ld.X); a != nil {
+				if vals, ok := fs.reachingOf(ld, a); ok && len(vals) == 1 {
+					v = vals[0]
+				}
+			}
+		}
+		switch {
+		case isNil(v):
+			nils = append(nils, b)
+		case madeFailure(v):
+			made = append(made, b)
+		default:
+			passed = append(passed, b)
+		}
+	}
+	if len(nils) == 0 || len(made) == 0 {
+		return 0, nil
+	}
+	all := func(bs []*ssa.BasicBlock, br branch) bool {
+		for _, b := range bs {
+			if !fs.dependsOn(b, br) {
+				return false
+			}
+		}
+		return true
+	}
+	some := func(bs []*ssa.BasicBlock, br branch) bool {
+		return slices.ContainsFunc(bs, func(b *ssa.BasicBlock) bool { return fs.dependsOn(b, br) })
+	}
+	var out []verdictTest
+	for _, x := range fs.fn.Blocks {
+		cond := ifCond(x)
+		if cond == nil {
+			continue
+		}
+		subj, missing, ok := existenceTest(cond)
+		if !ok {
+			subj, missing, ok = fs.foundCall(cond)
+		}
+		if !ok {
+			continue
+		}
+		onMissing, onFound := branch{x, missing}, branch{x, 1 - missing}
+		var mw missingWhen
+		switch {
+		case all(nils, onMissing) && some(made, onFound):
+			mw = missingOnNil
+		case all(nils, onFound) && all(made, onMissing) && len(passed) == 0:
+			mw = missingOnFailure
+		default:
+			continue
+		}
+		fs.directReads(subj, func(ri int) {
+			if len(fs.reads[ri].held) > 0 {
+				out = append(out, verdictTest{read: ri, missing: mw})
+			}
+		})
+	}
+	return ei, out
 }
 
 // verdictOf reports whether v is nil or a made failure, or a choice

@@ -75,6 +75,9 @@ func (f *LockSummary) String() string {
 			}
 			s += " into result " + strings.Join(idx, ",")
 		}
+		if r.Missing != 0 {
+			s += " (the error says whether it is there)"
+		}
 		parts = append(parts, s)
 	}
 	for _, en := range f.Ensures {
@@ -157,6 +160,7 @@ type FactRead struct {
 	OrderOnly bool   `json:",omitempty"`
 	Found     bool   `json:",omitempty"`
 	Bound     bool   `json:",omitempty"`
+	Missing   uint8  `json:",omitempty"` // relRead.missing
 	Key       int    `json:",omitempty"` // relRead.key
 }
 
@@ -222,7 +226,7 @@ func (s *summary) toFact() *LockSummary {
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {
 			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results, Picked: r.picked,
-				OrderOnly: r.orderOnly, Found: r.found, Bound: r.bound, Key: r.key})
+				OrderOnly: r.orderOnly, Found: r.found, Bound: r.bound, Missing: uint8(r.missing), Key: r.key})
 		}
 	}
 	for _, en := range s.ensures {
@@ -319,7 +323,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		l, ok2 := lock(r.Lock)
 		if ok1 && ok2 {
 			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results, picked: r.Picked,
-				orderOnly: r.OrderOnly, found: r.Found, bound: r.Bound, key: r.Key})
+				orderOnly: r.OrderOnly, found: r.Found, bound: r.Bound, missing: missingWhen(r.Missing), key: r.Key})
 		}
 	}
 	for _, en := range f.Ensures {

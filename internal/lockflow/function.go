@@ -33,6 +33,9 @@ type readSite struct {
 	// bound: a helper's bool result compares what it read with a bound
 	// (see relRead.bound).
 	bound bool
+	// missing: a helper's error result says whether what it read is
+	// there, and which outcome means missing (see relRead.missing).
+	missing missingWhen
 	// key: the key of the map entry read (a lookup's index, or the
 	// caller's argument a helper looked its entry up by); nil if unknown.
 	key ssa.Value
@@ -413,6 +416,9 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							fs.reads[ri].found = fs.reads[ri].found && r.found
 							fs.reads[ri].bound = fs.reads[ri].bound && r.bound
 							fs.reads[ri].picked = fs.reads[ri].picked || r.picked
+							if r.missing != 0 && (fs.reads[ri].missing == 0 || fs.reads[ri].missing == r.missing) {
+								fs.reads[ri].missing = r.missing
+							}
 							if loc, ok := h.cs.resolve(r.loc); ok && loc.key() != best.key() {
 								fs.reads[ri].also = append(fs.reads[ri].also, loc)
 							}

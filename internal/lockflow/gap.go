@@ -1387,6 +1387,9 @@ func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []s
 			subj, missing, ok = fs.foundCall(cond)
 		}
 		if !ok {
+			subj, missing, ok = fs.verdictCall(cond)
+		}
+		if !ok {
 			continue
 		}
 		fs.directReads(subj, func(ri int) {
@@ -1745,7 +1748,7 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	g.Lock = b.path
 	g.Removal = removes(w)
 	_, isCall := r.instr.(ssa.CallInstruction)
-	g.FoundBy = isCall && r.found
+	g.FoundBy = isCall && (r.found || r.missing != 0)
 	g.countNonzero = g.Kind == Gated && fs.onNonzeroSide(ri, w)
 	g.atLeast = g.Kind == Gated && fs.onSide(ri, w, atLeastSide)
 	g.absent = g.Kind == LazyInit && !g.Removal || g.Kind == Gated && fs.onSide(ri, w, mismatchSide)
@@ -3567,6 +3570,94 @@ func (fs *funcState) foundCall(cond ssa.Value) (subject ssa.Value, missing int, 
 		return nil, 0, false
 	}
 	return c, missing, true
+}
+
+// verdictCall recognises a test of the error result of a helper call
+// whose error is a verdict on whether an entry is there (relRead.missing)
+// and says which side means missing: err != nil (or ==) for either kind
+// of verdict; and, where every failure the helper returns means missing,
+// any test that holds only for a failure: err == ErrNotFound, or
+// errors.Is(err, ErrNotFound).
+func (fs *funcState) verdictCall(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
+	// failing: the side of the test that only a failure takes.
+	var errVal ssa.Value
+	var failing int
+	onlyFailure := false
+	negated := false
+	for {
+		u, isNot := cond.(*ssa.UnOp)
+		if !isNot || u.Op != token.NOT {
+			break
+		}
+		cond, negated = u.X, !negated
+	}
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		if c.Op != token.EQL && c.Op != token.NEQ {
+			return nil, 0, false
+		}
+		// equal: the side where the two are equal (Succs[0] is where the
+		// comparison holds).
+		equal := 0
+		if c.Op == token.NEQ {
+			equal = 1
+		}
+		switch {
+		case isNil(c.Y):
+			errVal, failing = c.X, 1-equal
+		case isNil(c.X):
+			errVal, failing = c.Y, 1-equal
+		case sentinelValue(c.Y):
+			errVal, failing, onlyFailure = c.X, equal, true
+		case sentinelValue(c.X):
+			errVal, failing, onlyFailure = c.Y, equal, true
+		default:
+			return nil, 0, false
+		}
+	case *ssa.Call:
+		f := c.Call.StaticCallee()
+		if f == nil || f.Pkg == nil || f.Pkg.Pkg.Path() != "errors" || f.Name() != "Is" || len(c.Call.Args) != 2 {
+			return nil, 0, false
+		}
+		errVal, failing, onlyFailure = c.Call.Args[0], 0, true
+	default:
+		return nil, 0, false
+	}
+	if negated {
+		failing = 1 - failing
+	}
+	call, _ := errVal.(*ssa.Call)
+	if x, isExtract := errVal.(*ssa.Extract); isExtract {
+		call, _ = x.Tuple.(*ssa.Call)
+		if call == nil || x.Index != call.Call.Signature().Results().Len()-1 {
+			return nil, 0, false
+		}
+	}
+	if call == nil {
+		return nil, 0, false
+	}
+	ri, isRead := fs.readIdx[call]
+	switch {
+	case !isRead || fs.reads[ri].missing == 0:
+		return nil, 0, false
+	case fs.reads[ri].missing == missingOnFailure:
+		return call, failing, true
+	case onlyFailure:
+		// A failure other than the one tested for may be nil's side.
+		return nil, 0, false
+	}
+	return call, 1 - failing, true
+}
+
+// sentinelValue reports whether v is the value of a package-level
+// variable (an error sentinel compared against).
+func sentinelValue(v ssa.Value) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return false
+	}
+	_, ok = ld.X.(*ssa.Global)
+	return ok
 }
 
 // recreatedBetween reports whether, on every way from the stale read r to

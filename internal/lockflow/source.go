@@ -163,6 +163,10 @@ func (s *Source) ValueName(pos token.Pos) string {
 					// off = c.offset + off: "off" names the old value too.
 					return types.ExprString(e)
 				}
+				if isError(s.pass.TypesInfo.TypeOf(lhs)) {
+					// err := r.checkFree(name): the call gave the verdict.
+					return types.ExprString(e)
+				}
 				return types.ExprString(lhs)
 			}
 			return types.ExprString(e)

@@ -122,6 +122,10 @@ type relRead struct {
 	// with a bound (return len(q.items) < q.max): testing it is a limit
 	// test, as the comparison would be in the caller.
 	bound bool
+	// missing: the function's error result is a verdict on whether the
+	// location is there (if _, ok := m[k]; ok { return ErrTaken }): which
+	// outcome says it was missing.
+	missing missingWhen
 	// key: 1+i when the read is of a map entry looked up by parameter i;
 	// 0 otherwise.
 	key  int
@@ -333,6 +337,12 @@ func (s *summary) addResult(r relRead) {
 		x.orderOnly = x.orderOnly && r.orderOnly
 		x.found = x.found && r.found
 		x.bound = x.bound && r.bound
+		switch {
+		case x.missing == 0:
+			x.missing = r.missing // a verdict on the read beside a value carrying it
+		case r.missing != 0 && r.missing != x.missing:
+			x.missing = 0 // verdicts that disagree
+		}
 		if x.key != r.key {
 			x.key = 0
 		}

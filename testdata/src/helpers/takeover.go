@@ -130,7 +130,7 @@ func (b *broker) attachChecked(p *peer) error {
 	if err := b.peers.taken(p.id); err != nil {
 		return err
 	}
-	b.peers.mu.Lock() // want `b.peers.mu is locked again for writing after RUnlock: the write is decided by err`
+	b.peers.mu.Lock() // want `b.peers.mu is locked again for writing after RUnlock: the entry b.peers.taken\(p.id\) looked for was missing under the read lock`
 	b.peers.byID[p.id] = p
 	b.peers.mu.Unlock()
 	return nil

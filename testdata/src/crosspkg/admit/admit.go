@@ -210,3 +210,26 @@ func EvictCopied(s *store.Set, old func(string) bool) {
 func AdmitIndexedAtomic(x *store.Index[string], k string, limit int) bool {
 	return x.PutIfRoom(k, 1, limit)
 }
+
+// Acquire grants name to holder after asking whether it is vacant:
+// another Acquire may grant it between the answer and the Put, and this
+// Put takes the lease from that holder.
+func Acquire(l *store.Leases, name, holder string, gen uint64) error {
+	if err := l.Vacant(name); err != nil {
+		return err
+	}
+	l.Put(name, store.Lease{Gen: gen, Holder: holder}) // want `l.mu is locked again by l.Put after the section that checked: the entry l.Vacant\(name\) looked for was missing in an earlier section`
+	return nil
+}
+
+// AcquireChecked asks first, for a clear error, and stores with
+// PutIfVacant, which looks again under the lock. Silent.
+func AcquireChecked(l *store.Leases, name, holder string, gen uint64) error {
+	if err := l.Vacant(name); err != nil {
+		return err
+	}
+	if !l.PutIfVacant(name, store.Lease{Gen: gen, Holder: holder}) {
+		return store.ErrHeld
+	}
+	return nil
+}

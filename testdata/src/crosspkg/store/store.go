@@ -295,3 +295,27 @@ func (x *Index[K]) PutIfRoom(k K, v, limit int) bool { // want PutIfRoom:`locks 
 	x.m[k] = v
 	return true
 }
+
+// ErrHeld is Vacant's failure for a name someone holds a lease on.
+var ErrHeld = errors.New("lease held")
+
+// Vacant fails when name has a lease: its error is the answer.
+func (l *Leases) Vacant(name string) error { // want Vacant:`returns arg0.leases\[...\] read under arg0.mu \(the error says whether it is there\)`
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.leases[name]; ok {
+		return ErrHeld
+	}
+	return nil
+}
+
+// PutIfVacant stores le only where name has no lease.
+func (l *Leases) PutIfVacant(name string, le Lease) bool { // want PutIfVacant:`locks arg0.mu`
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if _, ok := l.leases[name]; ok {
+		return false
+	}
+	l.leases[name] = le
+	return true
+}

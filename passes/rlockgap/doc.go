@@ -40,7 +40,10 @@
 //
 // Helpers count: a method that takes the write lock itself, or writes under
 // its caller's lock, is the write; a method that reads under RLock and
-// returns the value is the read. A re-check counts when it tests the state
+// returns the value is the read, and so is one whose error is the answer
+// (a checkFree that fails when the name is taken; a find that fails with
+// ErrNotFound, tested by err == nil, err != ErrNotFound or errors.Is).
+// A re-check counts when it tests the state
 // again under the write lock and, on finding it changed, takes the path the
 // fresh state calls for; a re-check that quietly returns when an entry
 // vanished drops the update (only on the way where the stale read found

@@ -15,7 +15,10 @@
 // flow through helper methods (a Len() that locks, then an Add() that
 // locks; a HasRoom() that answers len(q.items) < q.max under the lock, then
 // a Put() that locks; a checkFree(name) error that returns ErrTaken or nil
-// after a lookup under the lock, then a store; also through wrappers that always call them, and wrappers that
+// after a lookup under the lock, then a store; a Get(name) (T, error) that
+// fails with ErrNotFound, then a Put() where it failed, the failure tested
+// as err != nil, err == ErrNotFound or errors.Is(err, ErrNotFound); also
+// through wrappers that always call them, and wrappers that
 // lock and hand over to a ...Locked helper expecting the lock held) or through
 // closures called in place to scope a defer (func() { q.mu.Lock(); defer
 // q.mu.Unlock(); n = len(q.items) }()); read-to-write upgrades of a

@@ -1863,7 +1863,7 @@ type verdictTest struct {
 func (fs *funcState) verdictTests() (int, []verdictTest) {
 	sig := fs.fn.Signature.Results()
 	ei := sig.Len() - 1
-	if ei < 0 || ei > 1 || !isError(sig.At(ei).Type()) {
+	if ei < 0 || ei > 1 || !isError(sig.At(ei).Type()) || len(fs.reads) == 0 {
 		return 0, nil
 	}
 	var nils, made, passed []*ssa.BasicBlock
@@ -1894,16 +1894,28 @@ func (fs *funcState) verdictTests() (int, []verdictTest) {
 	if len(nils) == 0 || len(made) == 0 {
 		return 0, nil
 	}
+	// What each return depends on, gathered once: a function may have
+	// many returns and many tests.
+	depsOf := make(map[*ssa.BasicBlock]map[branch]bool)
+	dependsOn := func(b *ssa.BasicBlock, br branch) bool {
+		ds, ok := depsOf[b]
+		if !ok {
+			ds = make(map[branch]bool)
+			fs.eachDep(b, func(d branch) { ds[d] = true })
+			depsOf[b] = ds
+		}
+		return ds[br]
+	}
 	all := func(bs []*ssa.BasicBlock, br branch) bool {
 		for _, b := range bs {
-			if !fs.dependsOn(b, br) {
+			if !dependsOn(b, br) {
 				return false
 			}
 		}
 		return true
 	}
 	some := func(bs []*ssa.BasicBlock, br branch) bool {
-		return slices.ContainsFunc(bs, func(b *ssa.BasicBlock) bool { return fs.dependsOn(b, br) })
+		return slices.ContainsFunc(bs, func(b *ssa.BasicBlock) bool { return dependsOn(b, br) })
 	}
 	var out []verdictTest
 	for _, x := range fs.fn.Blocks {
@@ -1918,6 +1930,15 @@ func (fs *funcState) verdictTests() (int, []verdictTest) {
 		if !ok {
 			continue
 		}
+		var tested []int
+		fs.directReads(subj, func(ri int) {
+			if len(fs.reads[ri].held) > 0 {
+				tested = append(tested, ri)
+			}
+		})
+		if len(tested) == 0 {
+			continue
+		}
 		onMissing, onFound := branch{x, missing}, branch{x, 1 - missing}
 		var mw missingWhen
 		switch {
@@ -1928,11 +1949,9 @@ func (fs *funcState) verdictTests() (int, []verdictTest) {
 		default:
 			continue
 		}
-		fs.directReads(subj, func(ri int) {
-			if len(fs.reads[ri].held) > 0 {
-				out = append(out, verdictTest{read: ri, missing: mw})
-			}
-		})
+		for _, ri := range tested {
+			out = append(out, verdictTest{read: ri, missing: mw})
+		}
 	}
 	return ei, out
 }

@@ -533,9 +533,10 @@ func (fs *funcState) rollsBackOwnInsert(r *readSite, w *writeSite) bool {
 // claimsInHelper reports whether w2 is the very helper call that gave
 // read r and, in the same section, either inserted entries only where
 // they were missing and handed back only what it inserted (a set of
-// tokens taken for the caller), or cut the element it handed back out of
-// its slice (a pool's item checked out): the caller owns what it got, as
-// after a claim.
+// tokens taken for the caller; or a nil error, only where it found the
+// entry missing, as for a reservation), or cut the element it handed back
+// out of its slice (a pool's item checked out): the caller owns what it
+// got, as after a claim.
 func (fs *funcState) claimsInHelper(w2 *writeSite, r *readSite) bool {
 	if w2.instr != r.instr || w2.kind != writeCall {
 		return false
@@ -545,7 +546,7 @@ func (fs *funcState) claimsInHelper(w2 *writeSite, r *readSite) bool {
 		// of (a pool's connection checked out): the caller holds it.
 		return true
 	}
-	if w2.inner != writeMapUpdate || !r.picked {
+	if w2.inner != writeMapUpdate || !r.picked && r.missing != missingOnNil {
 		return false
 	}
 	return slices.ContainsFunc(w2.guards, func(g guard) bool {

@@ -150,3 +150,27 @@ func (d *directory) close(name string) error {
 	d.drop(name)
 	return nil
 }
+
+// reserve claims name with a placeholder where it is free: a nil error
+// says this caller now holds it.
+func (d *directory) reserve(name string) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.byName[name]; ok {
+		return errTaken
+	}
+	d.byName[name] = &account{name: name}
+	return nil
+}
+
+// registerReserved fills in the account it reserved: no one else can
+// have passed reserve for the name. Silent.
+func (d *directory) registerReserved(a *account) error {
+	if err := d.reserve(a.name); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.byName[a.name] = a
+	d.mu.Unlock()
+	return nil
+}

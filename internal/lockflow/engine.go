@@ -1918,41 +1918,15 @@ func (fs *funcState) verdictTests() (int, []verdictTest) {
 		return slices.ContainsFunc(bs, func(b *ssa.BasicBlock) bool { return dependsOn(b, br) })
 	}
 	var out []verdictTest
-	for _, x := range fs.fn.Blocks {
-		cond := ifCond(x)
-		if cond == nil {
-			continue
-		}
-		subj, missing, ok := existenceTest(cond)
-		if !ok {
-			subj, missing, ok = fs.foundCall(cond)
-		}
-		if !ok {
-			continue
-		}
-		var tested []int
-		fs.directReads(subj, func(ri int) {
-			if len(fs.reads[ri].held) > 0 {
-				tested = append(tested, ri)
-			}
-		})
-		if len(tested) == 0 {
-			continue
-		}
+	fs.eachExistenceTest(false, func(x *ssa.BasicBlock, _, _ ssa.Value, missing int, ri int) {
 		onMissing, onFound := branch{x, missing}, branch{x, 1 - missing}
-		var mw missingWhen
 		switch {
 		case all(nils, onMissing) && some(made, onFound):
-			mw = missingOnNil
+			out = append(out, verdictTest{read: ri, missing: missingOnNil})
 		case all(nils, onFound) && all(made, onMissing) && len(passed) == 0:
-			mw = missingOnFailure
-		default:
-			continue
+			out = append(out, verdictTest{read: ri, missing: missingOnFailure})
 		}
-		for _, ri := range tested {
-			out = append(out, verdictTest{read: ri, missing: mw})
-		}
-	}
+	})
 	return ei, out
 }
 

@@ -1378,6 +1378,19 @@ func (rt *retryTests) reaches(br branch, b *ssa.BasicBlock) bool {
 // staleDecisions lists the existence tests on values read under a lock.
 func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []staleDecision {
 	var out []staleDecision
+	fs.eachExistenceTest(true, func(b *ssa.BasicBlock, cond, subj ssa.Value, missing int, ri int) {
+		out = append(out, staleDecision{read: ri, block: b, missing: missing,
+			creates:   fs.sideWrites(branch{b, missing}, fs.reads[ri].loc, writesByBlock),
+			emptiness: lenOf(subj) != nil || testsLen(cond)})
+	})
+	return out
+}
+
+// eachExistenceTest calls f for every read made under a lock that a
+// block's branch tests for existence (a comma-ok lookup, a nil or
+// emptiness compare, a helper's found answer and, with verdicts, a
+// helper's error verdict), with the side that means missing.
+func (fs *funcState) eachExistenceTest(verdicts bool, f func(b *ssa.BasicBlock, cond, subj ssa.Value, missing int, ri int)) {
 	for _, b := range fs.fn.Blocks {
 		cond := ifCond(b)
 		if cond == nil {
@@ -1387,22 +1400,18 @@ func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []s
 		if !ok {
 			subj, missing, ok = fs.foundCall(cond)
 		}
-		if !ok {
+		if !ok && verdicts {
 			subj, missing, ok = fs.verdictCall(cond)
 		}
 		if !ok {
 			continue
 		}
 		fs.directReads(subj, func(ri int) {
-			if len(fs.reads[ri].held) == 0 {
-				return
+			if len(fs.reads[ri].held) > 0 {
+				f(b, cond, subj, missing, ri)
 			}
-			out = append(out, staleDecision{read: ri, block: b, missing: missing,
-				creates:   fs.sideWrites(branch{b, missing}, fs.reads[ri].loc, writesByBlock),
-				emptiness: lenOf(subj) != nil || testsLen(cond)})
 		})
 	}
-	return out
 }
 
 // eachDep visits the branches b is control dependent on, transitively.

@@ -1099,7 +1099,7 @@ func (fs *funcState) summarize() *summary {
 		}
 		for _, t := range tests {
 			if rr, ok := relReadOf(t.read); ok {
-				rr.results, rr.missing = bit, t.missing
+				rr.results, rr.missing, rr.sentinel = bit, t.missing, t.sentinel
 				s.addResult(rr)
 			}
 		}
@@ -1842,8 +1842,9 @@ func (fs *funcState) verdictResults() []bool {
 type missingWhen uint8
 
 const (
-	missingOnNil     missingWhen = iota + 1 // if _, ok := m[k]; ok { return ErrTaken }; return nil
-	missingOnFailure                        // if !ok { return nil, ErrNotFound }
+	missingOnNil      missingWhen = iota + 1 // if _, ok := m[k]; ok { return ErrTaken }; return nil
+	missingOnFailure                         // if !ok { return nil, ErrNotFound }
+	missingOnSentinel                        // the same, beside other failures: only ErrNotFound says so
 )
 
 // verdictTest is an existence test of read whose answer fs's function
@@ -1851,6 +1852,9 @@ const (
 type verdictTest struct {
 	read    int
 	missing missingWhen
+	// sentinel: for missingOnSentinel, the package variable returned
+	// (only) where the entry was missing, as "path.Name".
+	sentinel string
 }
 
 // verdictTests finds, for a function whose last result is an error, the
@@ -1867,6 +1871,7 @@ func (fs *funcState) verdictTests() (int, []verdictTest) {
 		return 0, nil
 	}
 	var nils, made, passed []*ssa.BasicBlock
+	sentinels := make(map[string][]*ssa.BasicBlock) // the returns of each sentinel
 	for _, b := range fs.fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok || b == fs.fn.Recover || len(ret.Results) <= ei {
@@ -1887,6 +1892,9 @@ func (fs *funcState) verdictTests() (int, []verdictTest) {
 			nils = append(nils, b)
 		case madeFailure(v):
 			made = append(made, b)
+			if g := sentinelName(v); g != "" {
+				sentinels[g] = append(sentinels[g], b)
+			}
 		default:
 			passed = append(passed, b)
 		}
@@ -1925,9 +1933,34 @@ func (fs *funcState) verdictTests() (int, []verdictTest) {
 			out = append(out, verdictTest{read: ri, missing: missingOnNil})
 		case all(nils, onFound) && all(made, onMissing) && len(passed) == 0:
 			out = append(out, verdictTest{read: ri, missing: missingOnFailure})
+		case all(nils, onFound) && len(passed) == 0:
+			// One failure among others says "missing": the one every
+			// return of which lies on the missing side.
+			for g, bs := range sentinels {
+				if all(bs, onMissing) && !some(bs, onFound) {
+					out = append(out, verdictTest{read: ri, missing: missingOnSentinel, sentinel: g})
+					break
+				}
+			}
 		}
 	})
 	return ei, out
+}
+
+// sentinelName names the package variable v loads ("path.Name"), or "".
+func sentinelName(v ssa.Value) string {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		v = mi.X
+	}
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return ""
+	}
+	g, ok := ld.X.(*ssa.Global)
+	if !ok || g.Pkg == nil {
+		return ""
+	}
+	return g.Pkg.Pkg.Path() + "." + g.Name()
 }
 
 // verdictOf reports whether v is nil or a made failure, or a choice

@@ -161,6 +161,7 @@ type FactRead struct {
 	Found     bool   `json:",omitempty"`
 	Bound     bool   `json:",omitempty"`
 	Missing   uint8  `json:",omitempty"` // relRead.missing
+	Sentinel  string `json:",omitempty"` // relRead.sentinel
 	Key       int    `json:",omitempty"` // relRead.key
 }
 
@@ -226,7 +227,7 @@ func (s *summary) toFact() *LockSummary {
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {
 			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results, Picked: r.picked,
-				OrderOnly: r.orderOnly, Found: r.found, Bound: r.bound, Missing: uint8(r.missing), Key: r.key})
+				OrderOnly: r.orderOnly, Found: r.found, Bound: r.bound, Missing: uint8(r.missing), Sentinel: r.sentinel, Key: r.key})
 		}
 	}
 	for _, en := range s.ensures {
@@ -323,7 +324,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		l, ok2 := lock(r.Lock)
 		if ok1 && ok2 {
 			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results, picked: r.Picked,
-				orderOnly: r.OrderOnly, found: r.Found, bound: r.Bound, missing: missingWhen(r.Missing), key: r.Key})
+				orderOnly: r.OrderOnly, found: r.Found, bound: r.Bound, missing: missingWhen(r.Missing), sentinel: r.Sentinel, key: r.Key})
 		}
 	}
 	for _, en := range f.Ensures {

@@ -35,7 +35,8 @@ type readSite struct {
 	bound bool
 	// missing: a helper's error result says whether what it read is
 	// there, and which outcome means missing (see relRead.missing).
-	missing missingWhen
+	missing  missingWhen
+	sentinel string
 	// key: the key of the map entry read (a lookup's index, or the
 	// caller's argument a helper looked its entry up by); nil if unknown.
 	key ssa.Value
@@ -417,7 +418,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							fs.reads[ri].bound = fs.reads[ri].bound && r.bound
 							fs.reads[ri].picked = fs.reads[ri].picked || r.picked
 							if r.missing != 0 && (fs.reads[ri].missing == 0 || fs.reads[ri].missing == r.missing) {
-								fs.reads[ri].missing = r.missing
+								fs.reads[ri].missing, fs.reads[ri].sentinel = r.missing, r.sentinel
 							}
 							if loc, ok := h.cs.resolve(r.loc); ok && loc.key() != best.key() {
 								fs.reads[ri].also = append(fs.reads[ri].also, loc)

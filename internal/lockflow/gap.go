@@ -3584,15 +3584,15 @@ func (fs *funcState) foundCall(cond ssa.Value) (subject ssa.Value, missing int, 
 
 // verdictCall recognises a test of the error result of a helper call
 // whose error is a verdict on whether an entry is there (relRead.missing)
-// and says which side means missing: err != nil (or ==) for either kind
-// of verdict; and, where every failure the helper returns means missing,
-// any test that holds only for a failure: err == ErrNotFound, or
-// errors.Is(err, ErrNotFound).
+// and says which side means missing: err != nil (or ==) where nil, or
+// every failure, means missing; where every failure means missing, also
+// any test that holds only for a failure (err == ErrNotFound, errors.Is);
+// and where one failure among others does, a test for that one.
 func (fs *funcState) verdictCall(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
 	// failing: the side of the test that only a failure takes.
 	var errVal ssa.Value
 	var failing int
-	onlyFailure := false
+	tested := "" // the sentinel a test for one failure tests for
 	negated := false
 	for {
 		u, isNot := cond.(*ssa.UnOp)
@@ -3617,10 +3617,10 @@ func (fs *funcState) verdictCall(cond ssa.Value) (subject ssa.Value, missing int
 			errVal, failing = c.X, 1-equal
 		case isNil(c.X):
 			errVal, failing = c.Y, 1-equal
-		case sentinelValue(c.Y):
-			errVal, failing, onlyFailure = c.X, equal, true
-		case sentinelValue(c.X):
-			errVal, failing, onlyFailure = c.Y, equal, true
+		case sentinelName(c.Y) != "":
+			errVal, failing, tested = c.X, equal, sentinelName(c.Y)
+		case sentinelName(c.X) != "":
+			errVal, failing, tested = c.Y, equal, sentinelName(c.X)
 		default:
 			return nil, 0, false
 		}
@@ -3629,7 +3629,10 @@ func (fs *funcState) verdictCall(cond ssa.Value) (subject ssa.Value, missing int
 		if f == nil || f.Pkg == nil || f.Pkg.Pkg.Path() != "errors" || f.Name() != "Is" || len(c.Call.Args) != 2 {
 			return nil, 0, false
 		}
-		errVal, failing, onlyFailure = c.Call.Args[0], 0, true
+		errVal, failing, tested = c.Call.Args[0], 0, sentinelName(c.Call.Args[1])
+		if tested == "" {
+			tested = "?" // a failure all the same
+		}
 	default:
 		return nil, 0, false
 	}
@@ -3652,22 +3655,16 @@ func (fs *funcState) verdictCall(cond ssa.Value) (subject ssa.Value, missing int
 		return nil, 0, false
 	case fs.reads[ri].missing == missingOnFailure:
 		return call, failing, true
-	case onlyFailure:
+	case fs.reads[ri].missing == missingOnSentinel:
+		if tested == fs.reads[ri].sentinel {
+			return call, failing, true
+		}
+		return nil, 0, false
+	case tested != "":
 		// A failure other than the one tested for may be nil's side.
 		return nil, 0, false
 	}
 	return call, 1 - failing, true
-}
-
-// sentinelValue reports whether v is the value of a package-level
-// variable (an error sentinel compared against).
-func sentinelValue(v ssa.Value) bool {
-	ld, ok := v.(*ssa.UnOp)
-	if !ok || ld.Op != token.MUL {
-		return false
-	}
-	_, ok = ld.X.(*ssa.Global)
-	return ok
 }
 
 // recreatedBetween reports whether, on every way from the stale read r to

@@ -125,7 +125,8 @@ type relRead struct {
 	// missing: the function's error result is a verdict on whether the
 	// location is there (if _, ok := m[k]; ok { return ErrTaken }): which
 	// outcome says it was missing.
-	missing missingWhen
+	missing  missingWhen
+	sentinel string // for missingOnSentinel: the failure that means missing
 	// key: 1+i when the read is of a map entry looked up by parameter i;
 	// 0 otherwise.
 	key  int
@@ -339,9 +340,10 @@ func (s *summary) addResult(r relRead) {
 		x.bound = x.bound && r.bound
 		switch {
 		case x.missing == 0:
-			x.missing = r.missing // a verdict on the read beside a value carrying it
-		case r.missing != 0 && r.missing != x.missing:
-			x.missing = 0 // verdicts that disagree
+			// A verdict on the read beside a value carrying it.
+			x.missing, x.sentinel = r.missing, r.sentinel
+		case r.missing != 0 && (r.missing != x.missing || r.sentinel != x.sentinel):
+			x.missing, x.sentinel = 0, "" // verdicts that disagree
 		}
 		if x.key != r.key {
 			x.key = 0

@@ -18,12 +18,14 @@ type account struct {
 type directory struct {
 	mu     sync.RWMutex
 	byName map[string]*account
+	closed bool
 	admin  sync.Mutex
 }
 
 var (
 	errTaken     = errors.New("name taken")
 	errNoAccount = errors.New("no such account")
+	errClosed    = errors.New("directory closed")
 )
 
 // checkFree fails when name is in use: a nil error says it was missing.
@@ -118,6 +120,41 @@ func (d *directory) claimIs(a *account) error {
 	}
 	d.put(a) // want `d.mu is locked again for writing by d.put after RUnlock: the entry d.find\(a.name\) looked for was missing under the read lock`
 	return nil
+}
+
+// lookup fails with errClosed once the directory is closed, and with
+// errNoAccount where name is not there: only the second says missing.
+func (d *directory) lookup(name string) (*account, error) {
+	d.mu.RLock()
+	defer d.mu.RUnlock()
+	if d.closed {
+		return nil, errClosed
+	}
+	a, ok := d.byName[name]
+	if !ok {
+		return nil, errNoAccount
+	}
+	return a, nil
+}
+
+// claimOpen registers where the lookup said the name is missing.
+func (d *directory) claimOpen(a *account) error {
+	_, err := d.lookup(a.name)
+	if !errors.Is(err, errNoAccount) {
+		return err
+	}
+	d.put(a) // want `d.mu is locked again for writing by d.put after RUnlock: the entry d.lookup\(a.name\) looked for was missing under the read lock`
+	return nil
+}
+
+// claimOpenChecked stores with putNew, which looks again under the
+// write lock. Silent.
+func (d *directory) claimOpenChecked(a *account) error {
+	_, err := d.lookup(a.name)
+	if !errors.Is(err, errNoAccount) {
+		return err
+	}
+	return d.putNew(a)
 }
 
 // registerChecked asks first, for a clear error, and stores with putNew,

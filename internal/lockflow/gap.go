@@ -2468,12 +2468,20 @@ func (fs *funcState) boundTests(b *ssa.BasicBlock, v ssa.Value) []ssa.Value {
 
 // withoutNegation is cond with its ! operators taken off.
 func withoutNegation(cond ssa.Value) ssa.Value {
+	cond, _ = negations(cond)
+	return cond
+}
+
+// negations strips the negations around cond, saying whether their
+// number was odd (the branch sides swap).
+func negations(cond ssa.Value) (ssa.Value, bool) {
+	odd := false
 	for {
 		u, ok := cond.(*ssa.UnOp)
 		if !ok || u.Op != token.NOT {
-			return cond
+			return cond, odd
 		}
-		cond = u.X
+		cond, odd = u.X, !odd
 	}
 }
 
@@ -3563,13 +3571,10 @@ func (fs *funcState) testedReads(cond ssa.Value, b *ssa.BasicBlock, f func(ri in
 // whether an entry is there (c.Has(k)): the call is the subject, and the
 // entry is missing on the false side, through negations.
 func (fs *funcState) foundCall(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
+	cond, negated := negations(cond)
 	missing = 1
-	for {
-		u, isNot := cond.(*ssa.UnOp)
-		if !isNot || u.Op != token.NOT {
-			break
-		}
-		cond, missing = u.X, 1-missing
+	if negated {
+		missing = 0
 	}
 	c, isCall := cond.(*ssa.Call)
 	if !isCall {
@@ -3589,18 +3594,10 @@ func (fs *funcState) foundCall(cond ssa.Value) (subject ssa.Value, missing int, 
 // any test that holds only for a failure (err == ErrNotFound, errors.Is);
 // and where one failure among others does, a test for that one.
 func (fs *funcState) verdictCall(cond ssa.Value) (subject ssa.Value, missing int, ok bool) {
-	// failing: the side of the test that only a failure takes.
 	var errVal ssa.Value
-	var failing int
-	tested := "" // the sentinel a test for one failure tests for
-	negated := false
-	for {
-		u, isNot := cond.(*ssa.UnOp)
-		if !isNot || u.Op != token.NOT {
-			break
-		}
-		cond, negated = u.X, !negated
-	}
+	var failing int // the side of the test that only a failure takes
+	tested := ""    // the sentinel a test for one failure tests for
+	cond, negated := negations(cond)
 	switch c := cond.(type) {
 	case *ssa.BinOp:
 		if c.Op != token.EQL && c.Op != token.NEQ {

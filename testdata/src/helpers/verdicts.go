@@ -103,6 +103,21 @@ func (d *directory) claimInline(a *account) error {
 	return nil
 }
 
+// claimInlineChecked looks the name up again under the write lock before
+// it stores. Silent.
+func (d *directory) claimInlineChecked(a *account) error {
+	if _, err := d.find(a.name); err == nil {
+		return errTaken
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.byName[a.name]; ok {
+		return errTaken
+	}
+	d.byName[a.name] = a
+	return nil
+}
+
 // claimNamed tests for the lookup's own failure.
 func (d *directory) claimNamed(a *account) error {
 	if _, err := d.find(a.name); err != errNoAccount {

@@ -1,8 +1,10 @@
 package lockflow
 
 import (
+	"fmt"
 	"go/types"
 	"maps"
+	"os"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -55,6 +57,9 @@ func (e *engine) lockedEntries(fn *ssa.Function) (entries []*types.Func, walked 
 		}
 		walked[fn] = true
 		if e.escapes[fn] || len(e.started[fn]) > 0 || inTestFile(fn) || fn.Parent() != nil {
+			if debugEnabled {
+				fmt.Fprintf(os.Stderr, "  locked entries: %s is another way in (escapes=%v started=%d)\n", fn, e.escapes[fn], len(e.started[fn]))
+			}
 			return false
 		}
 		obj, _ := fn.Object().(*types.Func)
@@ -64,10 +69,16 @@ func (e *engine) lockedEntries(fn *ssa.Function) (entries []*types.Func, walked 
 			}
 			entries = append(entries, obj)
 		} else if len(e.calls[fn]) == 0 {
+			if debugEnabled {
+				fmt.Fprintf(os.Stderr, "  locked entries: %s is called by no one\n", fn)
+			}
 			return false
 		}
 		for _, c := range e.calls[fn] {
 			if !e.lockedCalls[c.instr] && !walk(c.caller) {
+				if debugEnabled {
+					fmt.Fprintf(os.Stderr, "  locked entries: %s calls %s unlocked at %s\n", c.caller, fn, e.pass.Fset.Position(c.instr.Pos()))
+				}
 				return false
 			}
 		}

@@ -453,6 +453,12 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			// have refilled it).
 			return nil
 		}
+		if lazy && !byLimit && (w.kind == writeClear || w.inner == writeClear) {
+			// Emptying the whole collection where one entry was missing
+			// is a reset, not a fill or a removal of that entry: one
+			// stored in between goes with the rest, as a clear means.
+			return nil
+		}
 		switch {
 		case w.kind == writeCall:
 			// A helper decided by a stale value is reported only when it

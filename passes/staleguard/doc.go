@@ -47,7 +47,10 @@
 //
 // A sync.Map is a map with a lock inside, and each of its methods a
 // critical section: a Load whose answer decides a later Store (or
-// Delete) on the same map is the same check-then-act.
+// Delete) on the same map is the same check-then-act. A Clear that a
+// miss only leads to (a bounded cache emptied when its count, read
+// again under its lock, is full) is a reset, not a removal of the entry
+// looked up, and is not reported.
 //
 // Wrong:
 //

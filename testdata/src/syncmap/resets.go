@@ -16,7 +16,8 @@ type badgeKey struct {
 // Load only leads to rendering; the reset is decided by the count, read
 // again under the lock that guards it. Emptying the map where one entry
 // was missing drops whatever was stored in between along with the rest,
-// which is what a reset means. Silent.
+// which is what a reset means. Silent. (A keyed Delete after a miss
+// removes that very entry and stays reported: stalls.go.)
 type Badges struct {
 	mu       sync.Mutex
 	rendered sync.Map // badgeKey -> string

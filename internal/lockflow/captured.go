@@ -290,3 +290,109 @@ func cannotPrecede(p, at ssa.Instruction) bool {
 	}
 	return !runsBefore(p, at)
 }
+
+// fixedCell reports whether v is a captured variable whose cell is
+// assigned once, before the first closure capturing it is made, and never
+// again, by that function or any closure: the receiver a method's
+// goroutine or callback uses, for one. Loading it reads no shared state
+// (the cell always holds the same value), so it is no read a decision can
+// take stale; the state reached through it still is.
+func (e *engine) fixedCell(v ssa.Value) bool {
+	fv, ok := v.(*ssa.FreeVar)
+	if !ok {
+		return false
+	}
+	if fixed, ok := e.fixedCells[fv]; ok {
+		return fixed
+	}
+	fixed := false
+	cell := boundValue(fv)
+	for depth := 0; depth < 8; depth++ {
+		outer, ok := cell.(*ssa.FreeVar)
+		if !ok {
+			break
+		}
+		cell = boundValue(outer)
+	}
+	if a, ok := cell.(*ssa.Alloc); ok && a.Heap {
+		fixed = assignedOnceFirst(a)
+	}
+	if e.fixedCells == nil {
+		e.fixedCells = make(map[*ssa.FreeVar]bool)
+	}
+	e.fixedCells[fv] = fixed
+	return fixed
+}
+
+// assignedOnceFirst reports whether the cell a is stored once, before
+// every closure capturing it is made, and only loaded otherwise.
+func assignedOnceFirst(a *ssa.Alloc) bool {
+	var init *ssa.Store
+	var closures []*ssa.MakeClosure
+	for _, ref := range *a.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr != ssa.Value(a) || init != nil {
+				return false
+			}
+			init = x
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+		case *ssa.MakeClosure:
+			if !boundReadOnly(x, a, 0) {
+				return false
+			}
+			closures = append(closures, x)
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	if init == nil {
+		return false
+	}
+	for _, mc := range closures {
+		ib, mb := init.Block(), mc.Block()
+		if ib == mb && slices.Index(ib.Instrs, ssa.Instruction(init)) > slices.Index(mb.Instrs, ssa.Instruction(mc)) ||
+			ib != mb && !ib.Dominates(mb) {
+			return false
+		}
+	}
+	return true
+}
+
+// boundReadOnly reports whether the closure mc makes, and closures it
+// makes in turn, only load the cell bound to it as v.
+func boundReadOnly(mc *ssa.MakeClosure, v ssa.Value, depth int) bool {
+	fn, ok := mc.Fn.(*ssa.Function)
+	if !ok || depth > 8 {
+		return false
+	}
+	for i, b := range mc.Bindings {
+		if b != v {
+			continue
+		}
+		if i >= len(fn.FreeVars) {
+			return false
+		}
+		fv := fn.FreeVars[i]
+		for _, ref := range *fv.Referrers() {
+			switch x := ref.(type) {
+			case *ssa.UnOp:
+				if x.Op != token.MUL {
+					return false
+				}
+			case *ssa.MakeClosure:
+				if !boundReadOnly(x, fv, depth+1) {
+					return false
+				}
+			case *ssa.DebugRef:
+			default:
+				return false
+			}
+		}
+	}
+	return true
+}

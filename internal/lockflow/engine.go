@@ -184,6 +184,9 @@ type engine struct {
 	// hiddenTypes: unexported types whose values no other package can
 	// obtain (see hiddenMethod), memoised.
 	hiddenTypes map[*types.TypeName]bool
+	// fixedCells: captured variables assigned once before any closure
+	// sees them (see fixedCell), memoised.
+	fixedCells map[*ssa.FreeVar]bool
 
 	// Call structure, to tell functions only ever called with a lock
 	// held: static call sites per callee, those seen with a lock held, and

@@ -282,7 +282,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 			switch x := instr.(type) {
 			case *ssa.UnOp:
 				if x.Op == token.MUL {
-					if loc := pathOf(x.X); loc.isShared(fn) {
+					if loc := pathOf(x.X); loc.isShared(fn) && !fs.e.fixedCell(x.X) {
 						fs.addRead(instr, x, loc, s)
 					}
 				}

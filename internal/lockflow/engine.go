@@ -132,7 +132,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
 			e.onlyMainGoroutine(g) || e.serialisedByFramework(g) || e.neverRuns(g.Fn)
 	})
-	res.Reentries = slices.DeleteFunc(res.Reentries, func(r Reentry) bool { return e.neverRuns(r.Fn) })
+	res.Reentries = slices.DeleteFunc(res.Reentries, func(r Reentry) bool { return e.neverRuns(r.Fn) || e.readersSerialised(r) })
 	e.markInitEntries()
 	e.markFreshEntries()
 	e.markLockedEntries()
@@ -228,6 +228,11 @@ type engine struct {
 	// writeLockedClasses: the locks (by lockClass) some function of the
 	// package takes for writing; computed on first use.
 	writeLockedClasses map[string]bool
+	// writeLockers: per lock class, the functions taking its write lock.
+	writeLockers map[string][]*ssa.Function
+	// unlockedOwn: per method, the fields of its receiver it reads and
+	// writes with no lock held (see readersSerialised).
+	unlockedOwn map[*ssa.Function]*ownAccess
 	// mutexMaps: the sync.Maps (by field or package variable) that hold
 	// per-key mutexes (syncmap.go); nil until asked.
 	mutexMaps map[string]bool
@@ -842,6 +847,7 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 		}
 	}
 	e.res.Reentries = append(e.res.Reentries, fs.reentries...)
+	fs.noteUnlockedOwn()
 	sum = fs.summarize()
 	if debugEnabled {
 		for _, w := range sum.writes {

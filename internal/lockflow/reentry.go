@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"go/token"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/ssa"
@@ -56,6 +57,8 @@ type Reentry struct {
 	// function with its own arguments (a total that locks and calls
 	// totalLocked): the caller holding the lock can call it instead.
 	Locked *ssa.Function
+
+	lock Path // the lock held and taken again
 }
 
 // RunnerKind tells a helper's reentry from a body run by an iterator or a
@@ -88,7 +91,7 @@ func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
 			continue
 		}
 		r := Reentry{Fn: fs.fn, Call: call.Pos(), Held: opener.instr.Pos(), Taken: t.op.pos,
-			HeldMode: held.mode, TakenMode: t.op.mode, RWMutex: t.op.rwmutex}
+			HeldMode: held.mode, TakenMode: t.op.mode, RWMutex: t.op.rwmutex, lock: p}
 		for _, v := range t.via {
 			r.Via = append(r.Via, v.Pos())
 		}
@@ -110,6 +113,7 @@ func (e *engine) writeLocked(p Path) bool {
 	}
 	if e.writeLockedClasses == nil {
 		e.writeLockedClasses = map[string]bool{}
+		e.writeLockers = map[string][]*ssa.Function{}
 		for _, fn := range e.funcs {
 			for _, b := range fn.Blocks {
 				for _, instr := range b.Instrs {
@@ -120,6 +124,9 @@ func (e *engine) writeLocked(p Path) bool {
 					if op, ok := syncLockOp(c.Common()); ok && op.kind == opAcquire && op.mode == Write {
 						if k := lockClass(op.path); k != "" {
 							e.writeLockedClasses[k] = true
+							if !slices.Contains(e.writeLockers[k], fn) {
+								e.writeLockers[k] = append(e.writeLockers[k], fn)
+							}
 						}
 					}
 				}

@@ -140,7 +140,14 @@
 // the package write-locks the same lock; a lock only ever read-locked in
 // the package is left alone, and so is a recursive RLock in a test that
 // starts no goroutine, itself or through the package code it calls, that
-// could take the write lock in between. The helper's reads are under the caller's
+// could take the write lock in between. Nor is one where every write lock
+// of it is taken by (or for) a method of the same object that, like the
+// reader, touches a field of the object with no lock held, one of them
+// writing it: a batch builder whose Add bumps its count and write-locks
+// its per-key batches while Flush, reading the count, RLocks them twice.
+// Two such calls at once would be a data race, so callers already run
+// them one after the other; this holds only where the lock belongs to
+// that object alone (a new mutex it made, not one handed to it). The helper's reads are under the caller's
 // lock: no gap is reported for them. Where the helper only locks around a
 // call of another function with its own arguments, the fix calls that
 // one. Neither is reported in a method nothing can run (staleguard's

@@ -946,6 +946,7 @@ func (fs *funcState) summarize() *summary {
 		if p, ok := stored.(*ssa.Parameter); ok {
 			rw.storedParam = 1 + paramIndex(fn, p)
 		}
+		rw.keyFrom, rw.keyMarks, rw.keyKnown = fs.summaryKey(w)
 		data := fs.dataTaint(w.data)
 		for i, p := range fn.Params {
 			if data.has(fs.inputLabel[p]) {
@@ -1022,7 +1023,7 @@ func (fs *funcState) summarize() *summary {
 		if !ok {
 			return relRead{}, false
 		}
-		rr := relRead{loc: loc, callerLock: callerLock, key: 1 + paramIndex(fn, asParam(r.key))}
+		rr := relRead{loc: loc, callerLock: callerLock, key: 1 + paramIndex(fn, asParam(boxed(r.key)))}
 		if l != nil {
 			rr.lock = *l
 		}
@@ -2123,6 +2124,14 @@ func (fs *funcState) foundValue(v ssa.Value) bool {
 }
 
 // asParam returns v as a parameter, or nil.
+// boxed returns the value v puts in an interface (a sync.Map's key), or v.
+func boxed(v ssa.Value) ssa.Value {
+	if mi, ok := v.(*ssa.MakeInterface); ok {
+		return mi.X
+	}
+	return v
+}
+
 func asParam(v ssa.Value) *ssa.Parameter {
 	p, _ := v.(*ssa.Parameter)
 	return p

@@ -99,6 +99,12 @@ type writeSite struct {
 	// it stores as it is, if any.
 	fixed     string
 	storedArg ssa.Value
+	// The key of the map entry written, where known (keyKnown): the
+	// values it comes from here, and the functions and package variables
+	// a helper computed it with (see otherEntry).
+	keyFrom  []ssa.Value
+	keyMarks []string
+	keyKnown bool
 }
 
 // guard is a re-read that controls a write: either a branch in the
@@ -311,7 +317,8 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				if loc.isShared(fn) {
 					loc.Steps += "[];"
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeMapUpdate,
-						stored: x.Value, data: []ssa.Value{x.Value}, base: x.Map, pos: x.Pos(), collection: true, key: constKey(x.Key)})
+						stored: x.Value, data: []ssa.Value{x.Value}, base: x.Map, pos: x.Pos(), collection: true, key: constKey(x.Key),
+						keyFrom: []ssa.Value{x.Key}, keyKnown: true})
 				}
 			case *ssa.Call:
 				if op, ok := fs.flow.ops[instr]; ok && op.kind == opRelease {
@@ -339,6 +346,10 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							loc.Steps += "[];"
 							fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: kind,
 								base: x.Call.Args[0], pos: x.Pos(), collection: true, removal: true, key: deleteKey(x)})
+							if kind == writeDelete && len(x.Call.Args) == 2 {
+								w := &fs.writes[len(fs.writes)-1]
+								w.keyFrom, w.keyKnown = []ssa.Value{x.Call.Args[1]}, true
+							}
 						}
 					}
 				}
@@ -449,6 +460,17 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
 						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes, swaps: w.swaps, key: w.key,
 						fixed: w.fixed}
+					if w.keyKnown {
+						ws.keyKnown, ws.keyMarks = true, w.keyMarks
+						for _, p := range w.keyFrom {
+							v := h.cs.rootValue(relPath{param: p})
+							if v == nil || p < 0 && !inPlace(fn, x) {
+								ws.keyKnown = false
+								break
+							}
+							ws.keyFrom = append(ws.keyFrom, v)
+						}
+					}
 					if w.storedParam > 0 {
 						ws.storedArg = h.cs.rootValue(relPath{param: w.storedParam - 1})
 						if ws.fixed == "" {

@@ -459,6 +459,12 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			// stored in between goes with the rest, as a clear means.
 			return nil
 		}
+		if lazy && fs.otherEntry(r, w) {
+			// A fill of another entry than the one found missing (a new
+			// session under a new random id, not the cookie's): racers
+			// fill different entries, and none replaces another's.
+			return nil
+		}
 		switch {
 		case w.kind == writeCall:
 			// A helper decided by a stale value is reported only when it

@@ -78,6 +78,13 @@ type relWrite struct {
 	// stores parameter i as it is.
 	fixed       string
 	storedParam int
+	// keyFrom and keyMarks say where the key of the entry written comes
+	// from, where keyKnown: the parameters (numbered as relPath numbers
+	// them), and the functions and package variables involved (see
+	// otherEntry). Not carried in facts.
+	keyFrom  []int
+	keyMarks []string
+	keyKnown bool
 	// resolved lists what the callee itself reads under a lock, in an
 	// earlier section than the write, to decide it: a caller's read of the
 	// same location is superseded by it (the callee's own gap, if any, is
@@ -317,6 +324,18 @@ func (s *summary) addWrite(w relWrite) {
 		}
 		if x.storedParam != w.storedParam {
 			x.storedParam = 0
+		}
+		if x.keyKnown = x.keyKnown && w.keyKnown; x.keyKnown {
+			for _, p := range w.keyFrom {
+				if !slices.Contains(x.keyFrom, p) {
+					x.keyFrom = append(x.keyFrom, p)
+				}
+			}
+			for _, m := range w.keyMarks {
+				if !slices.Contains(x.keyMarks, m) {
+					x.keyMarks = append(x.keyMarks, m)
+				}
+			}
 		}
 		x.swaps = x.swaps && w.swaps // a claim only if every such write takes the value
 		return

@@ -24,10 +24,11 @@ import (
 var syncMapMethods = func() map[string]*summary {
 	self := relLock{path: relPath{param: 0}, mode: Write}
 	entry := relPath{param: 0, steps: "[];"}
-	read := []relRead{{loc: entry, lock: self}}
+	read := []relRead{{loc: entry, lock: self, key: 2}} // looked up by the key, parameter 1
 	write := func(kind writeKind, dataFrom []int, recheck bool) []relWrite {
 		removal := kind != writeMapUpdate
-		w := relWrite{loc: entry, lock: &self, kind: kind, collection: true, removal: removal, dataFrom: dataFrom}
+		w := relWrite{loc: entry, lock: &self, kind: kind, collection: true, removal: removal, dataFrom: dataFrom,
+			keyFrom: []int{1}, keyKnown: kind != writeClear}
 		if recheck {
 			w.guards = []relGuard{{loc: entry, existence: true, writeOnMissing: !removal}}
 		}

@@ -50,7 +50,12 @@
 // Delete) on the same map is the same check-then-act. A Clear that a
 // miss only leads to (a bounded cache emptied when its count, read
 // again under its lock, is full) is a reset, not a removal of the entry
-// looked up, and is not reported.
+// looked up, and is not reported. Nor is a Store under another key than
+// the one that missed: a login that finds no session for its cookie and
+// starts one under a new random id fills another entry, and racing
+// logins make two sessions, neither replacing the other. Keys are told
+// apart by what they are computed from (the same variable, or a call of
+// the same function, make them one key).
 //
 // Wrong:
 //

@@ -1024,6 +1024,7 @@ func (fs *funcState) summarize() *summary {
 			return relRead{}, false
 		}
 		rr := relRead{loc: loc, callerLock: callerLock, key: 1 + paramIndex(fn, asParam(boxed(r.key)))}
+		rr.keyFrom, rr.keyMarks, rr.keyKnown = fs.readKeyOrigin(r)
 		if l != nil {
 			rr.lock = *l
 		}
@@ -1154,7 +1155,9 @@ func (fs *funcState) summarizeOuts(s *summary, ownLock func(lockState, bool) *re
 					return
 				}
 				out := relRead{loc: loc, lock: *l, free: free, pos: r.pos}
-				if !slices.Contains(s.outs, out) {
+				if !slices.ContainsFunc(s.outs, func(o relRead) bool {
+					return o.loc == out.loc && o.lock == out.lock && o.free == out.free && o.pos == out.pos
+				}) {
 					s.outs = append(s.outs, out)
 				}
 			})

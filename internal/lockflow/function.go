@@ -40,6 +40,11 @@ type readSite struct {
 	// key: the key of the map entry read (a lookup's index, or the
 	// caller's argument a helper looked its entry up by); nil if unknown.
 	key ssa.Value
+	// keyFrom, keyMarks: for a helper's read, where its key comes from,
+	// where keyKnown (see otherEntry).
+	keyFrom  []ssa.Value
+	keyMarks []string
+	keyKnown bool
 }
 
 // ensureSite is a call of a helper that, in one section of lock, looked
@@ -418,6 +423,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 						fs.reads[ri].results = resultsCarrying(h.sum.results)
 						fs.reads[ri].key = h.cs.entryKey(h.sum.results, best)
+						fs.reads[ri].keyFrom, fs.reads[ri].keyMarks, fs.reads[ri].keyKnown = h.cs.entryOrigin(h.sum.results, best)
 						fs.reads[ri].orderOnly = len(h.sum.results) > 0
 						// One bool result, answered by what was read: it may
 						// say whether it is there, or within a bound.

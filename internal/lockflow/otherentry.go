@@ -1,6 +1,10 @@
 package lockflow
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // A fill after a miss replaces what a racer stored only when it writes the
 // entry that was found missing. A login that finds no session under the
@@ -151,11 +155,8 @@ func (o keyOrigin) shares(p keyOrigin) bool {
 // read r found missing: both keys are known, neither is a constant, and
 // they come from nothing in common.
 func (fs *funcState) otherEntry(r *readSite, w *writeSite) bool {
-	if r.key == nil || !w.keyKnown {
-		return false
-	}
-	ro, ok := originOf(r.key)
-	if !ok || ro.constant() {
+	ro, ok := readOrigin(r)
+	if !ok || !w.keyKnown {
 		return false
 	}
 	wo, ok := originOf(w.keyFrom...)
@@ -165,28 +166,47 @@ func (fs *funcState) otherEntry(r *readSite, w *writeSite) bool {
 	for _, m := range w.keyMarks {
 		wo.marks[m] = true
 	}
-	if wo.constant() {
-		return false
-	}
-	return !ro.shares(wo)
+	return !ro.constant() && !wo.constant() && !ro.shares(wo)
 }
 
-// summaryKey expresses the key of a write, for its summary: the
-// parameters (and free variables, numbered as relPath numbers them) it
-// derives from, and the functions and package variables involved. ok is
-// false when the key cannot be followed or is a constant.
+// readOrigin is where the key of the entry r read comes from.
+func readOrigin(r *readSite) (keyOrigin, bool) {
+	switch {
+	case r.key != nil:
+		return originOf(r.key)
+	case r.keyKnown:
+		o, ok := originOf(r.keyFrom...)
+		for _, m := range r.keyMarks {
+			o.marks[m] = true
+		}
+		return o, ok
+	}
+	return keyOrigin{}, false
+}
+
+// summaryKey expresses the key of a write, for its summary.
 func (fs *funcState) summaryKey(w *writeSite) (from []int, marks []string, ok bool) {
 	if !w.keyKnown {
 		return nil, nil, false
 	}
 	o, ok := originOf(w.keyFrom...)
-	if !ok {
-		return nil, nil, false
-	}
 	for _, m := range w.keyMarks {
 		o.marks[m] = true
 	}
-	if o.constant() {
+	return fs.relOrigin(o, ok)
+}
+
+// readKeyOrigin expresses the key of the entry read r, for a summary.
+func (fs *funcState) readKeyOrigin(r *readSite) (from []int, marks []string, ok bool) {
+	o, ok := readOrigin(r)
+	return fs.relOrigin(o, ok)
+}
+
+// relOrigin expresses an origin in terms of the function's inputs: the
+// parameters (and free variables, numbered as relPath numbers them) it
+// derives from, and its marks. Not where it is a constant or unknown.
+func (fs *funcState) relOrigin(o keyOrigin, ok bool) (from []int, marks []string, _ bool) {
+	if !ok || o.constant() {
 		return nil, nil, false
 	}
 	for i, p := range fs.fn.Params {
@@ -202,5 +222,25 @@ func (fs *funcState) summaryKey(w *writeSite) (from []int, marks []string, ok bo
 	for m := range o.marks {
 		marks = append(marks, m)
 	}
+	slices.Sort(marks)
 	return from, marks, true
+}
+
+// mergeInts and mergeStrings add to a what b has that a lacks.
+func mergeInts(a, b []int) []int {
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			a = append(a, x)
+		}
+	}
+	return a
+}
+
+func mergeStrings(a, b []string) []string {
+	for _, x := range b {
+		if !slices.Contains(a, x) {
+			a = append(a, x)
+		}
+	}
+	return a
 }

@@ -136,9 +136,14 @@ type relRead struct {
 	sentinel string // for missingOnSentinel: the failure that means missing
 	// key: 1+i when the read is of a map entry looked up by parameter i;
 	// 0 otherwise.
-	key  int
-	free int       // outs only: the captured variable stored to
-	pos  token.Pos // outs only: the read in the closure
+	key int
+	// keyFrom, keyMarks: where the key the entry was looked up by comes
+	// from, where keyKnown (as for relWrite; see otherEntry).
+	keyFrom  []int
+	keyMarks []string
+	keyKnown bool
+	free     int       // outs only: the captured variable stored to
+	pos      token.Pos // outs only: the read in the closure
 }
 
 // toRel expresses a path of fn relative to its inputs, if it has such a
@@ -168,6 +173,31 @@ type callSite struct {
 	instr    ssa.CallInstruction
 	args     []ssa.Value // parameters, receiver first
 	bindings []ssa.Value // free variables of a called closure
+}
+
+// entryOrigin returns, for the entry a helper's results read at loc,
+// the caller's values and the marks its key comes from, when every such
+// read knows it.
+func (cs *callSite) entryOrigin(results []relRead, loc Path) (from []ssa.Value, marks []string, ok bool) {
+	for _, r := range results {
+		l, resolved := cs.resolve(r.loc)
+		if !resolved || l.key() != loc.key() {
+			continue
+		}
+		if !r.keyKnown {
+			return nil, nil, false
+		}
+		for _, p := range r.keyFrom {
+			v := cs.rootValue(relPath{param: p})
+			if v == nil {
+				return nil, nil, false
+			}
+			from = append(from, v)
+		}
+		marks = mergeStrings(marks, r.keyMarks)
+		ok = true
+	}
+	return from, marks, ok
 }
 
 // entryKey returns the caller's argument by which the helper looked up
@@ -326,16 +356,8 @@ func (s *summary) addWrite(w relWrite) {
 			x.storedParam = 0
 		}
 		if x.keyKnown = x.keyKnown && w.keyKnown; x.keyKnown {
-			for _, p := range w.keyFrom {
-				if !slices.Contains(x.keyFrom, p) {
-					x.keyFrom = append(x.keyFrom, p)
-				}
-			}
-			for _, m := range w.keyMarks {
-				if !slices.Contains(x.keyMarks, m) {
-					x.keyMarks = append(x.keyMarks, m)
-				}
-			}
+			x.keyFrom = mergeInts(x.keyFrom, w.keyFrom)
+			x.keyMarks = mergeStrings(x.keyMarks, w.keyMarks)
 		}
 		x.swaps = x.swaps && w.swaps // a claim only if every such write takes the value
 		return
@@ -366,6 +388,10 @@ func (s *summary) addResult(r relRead) {
 		}
 		if x.key != r.key {
 			x.key = 0
+		}
+		if x.keyKnown = x.keyKnown && r.keyKnown; x.keyKnown {
+			x.keyFrom = mergeInts(x.keyFrom, r.keyFrom)
+			x.keyMarks = mergeStrings(x.keyMarks, r.keyMarks)
 		}
 		if x.results == 0 || r.results == 0 {
 			x.results = 0

@@ -98,3 +98,38 @@ func (c *console) Adopt(a *account) {
 	}
 	c.addAccount(a) // want `c.addAccount stores what c.accounts.Load found missing`
 }
+
+// request carries the browser's cookie.
+type request struct{ cookie string }
+
+func (c *console) requestSession(r *request) *browserSession {
+	v, ok := c.sessions.Load(r.cookie)
+	if !ok {
+		return nil
+	}
+	return v.(*browserSession)
+}
+
+func (c *console) keepSession(r *request, user string) *browserSession {
+	s := &browserSession{id: r.cookie, user: user}
+	c.sessions.Store(r.cookie, s)
+	return s
+}
+
+// Serve looks the request's cookie up in a helper and starts a session
+// under a new id in another: silent.
+func (c *console) Serve(r *request, user string) *browserSession {
+	if s := c.requestSession(r); s != nil {
+		return s
+	}
+	return c.startSession(user)
+}
+
+// ServeSticky keeps the new session under the request's cookie, the
+// entry found missing: reported.
+func (c *console) ServeSticky(r *request, user string) *browserSession {
+	if s := c.requestSession(r); s != nil {
+		return s
+	}
+	return c.keepSession(r, user) // want `c.keepSession stores what c.requestSession found missing`
+}

@@ -301,7 +301,7 @@ func (e *engine) callsKnown(fn *ssa.Function) bool {
 		return false
 	}
 	obj := fn.Object()
-	return obj == nil || !obj.Exported() || e.hiddenMethod(fn)
+	return obj == nil || !obj.Exported() || e.namedOnlyHere(fn) || e.hiddenMethod(fn)
 }
 
 // calledOnlyFrom reports whether fn runs only where the package calls it

@@ -22,7 +22,9 @@ func (e *engine) hiddenMethod(fn *ssa.Function) bool {
 		return false
 	}
 	named, ok := types.Unalias(deref(recv.Type())).(*types.Named)
-	if !ok || named.Obj().Exported() || named.Obj().Pkg() != e.pkg.Pkg {
+	// A package main's types, exported or not, no other package can name.
+	main := e.pkg.Pkg.Name() == "main"
+	if !ok || named.Obj().Exported() && !main || named.Obj().Pkg() != e.pkg.Pkg {
 		return false
 	}
 	if e.hiddenTypes == nil {
@@ -39,20 +41,23 @@ func (e *engine) hiddenMethod(fn *ssa.Function) bool {
 
 func (e *engine) typeHidden(t *types.Named) bool {
 	is := func(x types.Type) bool { return sameOrigin(deref(x), t) }
+	// What a package main exports no other package can reach; what it
+	// embeds or converts to interfaces still hands its methods on.
+	exported := func(obj types.Object) bool { return obj.Exported() && e.pkg.Pkg.Name() != "main" }
 	scope := e.pkg.Pkg.Scope()
 	for _, name := range scope.Names() {
 		obj := scope.Lookup(name)
 		switch obj := obj.(type) {
 		case *types.Func:
-			if obj.Exported() && resultsMention(obj.Signature(), t) {
+			if exported(obj) && resultsMention(obj.Signature(), t) {
 				return false
 			}
 		case *types.Var:
-			if obj.Exported() && typeMentions(obj.Type(), t, 0) {
+			if exported(obj) && typeMentions(obj.Type(), t, 0) {
 				return false
 			}
 		case *types.TypeName:
-			if obj.IsAlias() && obj.Exported() && typeMentions(obj.Type(), t, 0) {
+			if obj.IsAlias() && exported(obj) && typeMentions(obj.Type(), t, 0) {
 				return false
 			}
 			n, ok := obj.Type().(*types.Named)
@@ -64,16 +69,16 @@ func (e *engine) typeHidden(t *types.Named) bool {
 			if st, ok := n.Underlying().(*types.Struct); ok {
 				for i := 0; i < st.NumFields(); i++ {
 					f := st.Field(i)
-					if f.Embedded() && is(f.Type()) || f.Exported() && typeMentions(f.Type(), t, 0) {
+					if f.Embedded() && is(f.Type()) || exported(f) && typeMentions(f.Type(), t, 0) {
 						return false
 					}
 				}
 			}
-			if !obj.Exported() {
+			if !exported(obj) {
 				continue
 			}
 			for m := range n.Methods() {
-				if m.Exported() && resultsMention(m.Signature(), t) {
+				if exported(m) && resultsMention(m.Signature(), t) {
 					return false
 				}
 			}

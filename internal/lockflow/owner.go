@@ -1170,5 +1170,12 @@ func holderByValue(g *Gap) (types.Type, bool) {
 // get values of (see hiddenMethod).
 func (e *engine) callableOutside(fn *ssa.Function) bool {
 	obj, ok := fn.Object().(*types.Func)
-	return ok && obj.Exported() && !e.hiddenMethod(fn)
+	return ok && obj.Exported() && !e.namedOnlyHere(fn) && !e.hiddenMethod(fn)
+}
+
+// namedOnlyHere reports whether fn is a function (not a method) of a
+// package main: no other package can import it, so only its own code
+// names it.
+func (e *engine) namedOnlyHere(fn *ssa.Function) bool {
+	return e.pkg.Pkg.Name() == "main" && fn.Signature.Recv() == nil
 }

@@ -341,7 +341,7 @@ func assignedOnceFirst(a *ssa.Alloc) bool {
 				return false
 			}
 		case *ssa.MakeClosure:
-			if !boundReadOnly(x, a, 0) {
+			if !onlyLoaded(x, a, 0) {
 				return false
 			}
 			closures = append(closures, x)
@@ -358,40 +358,6 @@ func assignedOnceFirst(a *ssa.Alloc) bool {
 		if ib == mb && slices.Index(ib.Instrs, ssa.Instruction(init)) > slices.Index(mb.Instrs, ssa.Instruction(mc)) ||
 			ib != mb && !ib.Dominates(mb) {
 			return false
-		}
-	}
-	return true
-}
-
-// boundReadOnly reports whether the closure mc makes, and closures it
-// makes in turn, only load the cell bound to it as v.
-func boundReadOnly(mc *ssa.MakeClosure, v ssa.Value, depth int) bool {
-	fn, ok := mc.Fn.(*ssa.Function)
-	if !ok || depth > 8 {
-		return false
-	}
-	for i, b := range mc.Bindings {
-		if b != v {
-			continue
-		}
-		if i >= len(fn.FreeVars) {
-			return false
-		}
-		fv := fn.FreeVars[i]
-		for _, ref := range *fv.Referrers() {
-			switch x := ref.(type) {
-			case *ssa.UnOp:
-				if x.Op != token.MUL {
-					return false
-				}
-			case *ssa.MakeClosure:
-				if !boundReadOnly(x, fv, depth+1) {
-					return false
-				}
-			case *ssa.DebugRef:
-			default:
-				return false
-			}
 		}
 	}
 	return true

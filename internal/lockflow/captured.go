@@ -327,30 +327,8 @@ func (e *engine) fixedCell(v ssa.Value) bool {
 // assignedOnceFirst reports whether the cell a is stored once, before
 // every closure capturing it is made, and only loaded otherwise.
 func assignedOnceFirst(a *ssa.Alloc) bool {
-	var init *ssa.Store
-	var closures []*ssa.MakeClosure
-	for _, ref := range *a.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.Store:
-			if x.Addr != ssa.Value(a) || init != nil {
-				return false
-			}
-			init = x
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false
-			}
-		case *ssa.MakeClosure:
-			if !onlyLoaded(x, a, 0) {
-				return false
-			}
-			closures = append(closures, x)
-		case *ssa.DebugRef:
-		default:
-			return false
-		}
-	}
-	if init == nil {
+	init, closures, ok := soleStore(a)
+	if !ok {
 		return false
 	}
 	for _, mc := range closures {

@@ -130,29 +130,43 @@ func boxedParam(a *ssa.Alloc) *ssa.Parameter {
 }
 
 func findBoxedParam(a *ssa.Alloc) *ssa.Parameter {
-	var param *ssa.Parameter
+	init, _, ok := soleStore(a)
+	if !ok {
+		return nil
+	}
+	p, ok := init.Val.(*ssa.Parameter)
+	if !ok || p.Parent() != a.Parent() || init.Block() != a.Parent().Blocks[0] {
+		return nil
+	}
+	return p
+}
+
+// soleStore returns the one store to the variable a, and the closures
+// capturing it, when that store is its only assignment: the function
+// otherwise only loads it, and the closures (and theirs) only load it.
+func soleStore(a *ssa.Alloc) (init *ssa.Store, closures []*ssa.MakeClosure, ok bool) {
 	for _, ref := range *a.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.Store:
-			p, ok := x.Val.(*ssa.Parameter)
-			if x.Addr != a || !ok || param != nil || p.Parent() != a.Parent() || x.Block() != a.Parent().Blocks[0] {
-				return nil
+			if x.Addr != ssa.Value(a) || init != nil {
+				return nil, nil, false
 			}
-			param = p
+			init = x
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
-				return nil
+				return nil, nil, false
 			}
 		case *ssa.MakeClosure:
 			if !onlyLoaded(x, a, 0) {
-				return nil
+				return nil, nil, false
 			}
+			closures = append(closures, x)
 		case *ssa.DebugRef:
 		default:
-			return nil
+			return nil, nil, false
 		}
 	}
-	return param
+	return init, closures, init != nil
 }
 
 // onlyLoaded reports whether the closures mc makes only load the

@@ -89,7 +89,7 @@ func (e *engine) raceUnlocked(f, g *ssa.Function) bool {
 // raceUnlocked); and the lock belongs to one owner alone (ownerAlone).
 func (e *engine) readersSerialised(r Reentry) bool {
 	if r.HeldMode != Read || r.TakenMode != Read || r.Runner != RunnerNone || r.Fn.Signature.Recv() == nil ||
-		len(r.Fn.Params) == 0 || r.lock.Root != ssa.Value(r.Fn.Params[0]) || !e.ownerAlone(r.lock) {
+		len(r.Fn.Params) == 0 || r.lock.Root != ssa.Value(r.Fn.Params[0]) {
 		return false
 	}
 	owner := deref(r.Fn.Params[0].Type())
@@ -152,7 +152,8 @@ func (e *engine) readersSerialised(r Reentry) bool {
 			}
 		}
 	}
-	return true
+	// Last: it reads the whole package.
+	return e.ownerAlone(r.lock)
 }
 
 // locksOwnFields reports whether fn is a method and every write lock of

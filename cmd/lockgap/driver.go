@@ -91,48 +91,52 @@ func withoutFlag(args []string, name string) []string {
 
 // vetArgs rewrites a go vet invocation made with -lockgap.all: the
 // dependency-only config becomes a full one. With -lockgap.skipstd, a
-// standard-library package seen only as a dependency keeps its config and
-// is not analysed.
-func vetArgs(args []string) []string {
+// standard-library package seen only as a dependency is not analysed at
+// all: vetArgs writes it an empty facts file and reports answered, and the
+// tool exits without parsing or type-checking it. Its dependents import it
+// from the compiler's export data, and an empty facts file means no facts;
+// type-checking the standard library from source was most of a cold run.
+func vetArgs(args []string) (_ []string, answered bool) {
 	if len(args) < 2 || !strings.HasSuffix(args[len(args)-1], ".cfg") {
-		return args
+		return args, false
 	}
 	has := func(name string) bool {
 		return slices.ContainsFunc(args, func(a string) bool { return a == "-"+name || a == "-"+name+"=true" })
 	}
 	if !has(allFlag) {
-		return args
+		return args, false
 	}
 	cfgPath := args[len(args)-1]
 	data, err := os.ReadFile(cfgPath)
 	if err != nil {
-		return args
+		return args, false
 	}
 	var cfg map[string]any
 	if json.Unmarshal(data, &cfg) != nil {
-		return args
+		return args, false
 	}
 	lockflow.ThisModule, _ = cfg["ModulePath"].(string)
 	if cfg["VetxOnly"] != true {
-		return args
+		return args, false
 	}
 	if has(skipStdFlag) && isStandard(cfg) {
-		// Type-checked for its dependents' imports, but not analysed.
-		lockflow.SkipAnalysis = true
-		return args
+		if out, _ := cfg["VetxOutput"].(string); out != "" && os.WriteFile(out, nil, 0o666) == nil {
+			return args, true
+		}
+		return args, false // analysed after all: the tool writes the file
 	}
 	cfg["VetxOnly"] = false
 	out, err := json.Marshal(cfg)
 	if err != nil {
-		return args
+		return args, false
 	}
 	full := strings.TrimSuffix(cfgPath, ".cfg") + ".full.cfg"
 	if os.WriteFile(full, out, 0o644) != nil {
-		return args
+		return args, false
 	}
 	args = slices.Clone(args)
 	args[len(args)-1] = full
-	return args
+	return args, false
 }
 
 // isStandard reports whether a go vet config describes a package of the

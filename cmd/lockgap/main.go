@@ -35,7 +35,10 @@ func main() {
 	switch mode(os.Args[1:]) {
 	case modeVet:
 		useModuleContext(os.Args[1:])
-		os.Args = vetArgs(os.Args)
+		var answered bool
+		if os.Args, answered = vetArgs(os.Args); answered {
+			return
+		}
 		registerDriverFlags()
 		multichecker.Main(passes...)
 	case modeChecker:

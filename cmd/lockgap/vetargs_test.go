@@ -2,12 +2,11 @@ package main
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/lockgap/lockgap/internal/lockflow"
 )
 
 // TestVetArgs checks how the driver's flags change the config go vet hands
@@ -38,11 +37,11 @@ func TestVetArgs(t *testing.T) {
 	std := map[string]any{"ImportPath": "net/http", "ModulePath": "", "VetxOnly": true}
 	mod := map[string]any{"ImportPath": "example.com/m/p", "ModulePath": "example.com/m", "VetxOnly": true}
 	for _, tc := range []struct {
-		name           string
-		cfg            map[string]any
-		flags          []string
-		wantVetxOnly   bool
-		wantSkipEngine bool
+		name         string
+		cfg          map[string]any
+		flags        []string
+		wantVetxOnly bool
+		wantAnswered bool
 	}{
 		{"plain go vet keeps dependencies facts-only", mod, nil, true, false},
 		{"driver analyses module dependencies fully", mod, []string{"-" + allFlag}, false, false},
@@ -51,12 +50,18 @@ func TestVetArgs(t *testing.T) {
 		{"module packages are never skipped", mod, []string{"-" + allFlag, "-" + skipStdFlag}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			lockflow.SkipAnalysis = false
-			defer func() { lockflow.SkipAnalysis = false }()
-			args := append(append([]string{"lockgap"}, tc.flags...), write(tc.cfg))
-			got := vetArgs(args)
-			if vetxOnly(got) != tc.wantVetxOnly || lockflow.SkipAnalysis != tc.wantSkipEngine {
-				t.Errorf("VetxOnly=%v SkipAnalysis=%v, want %v %v", vetxOnly(got), lockflow.SkipAnalysis, tc.wantVetxOnly, tc.wantSkipEngine)
+			vetx := filepath.Join(t.TempDir(), "vet.out")
+			cfg := maps.Clone(tc.cfg)
+			cfg["VetxOutput"] = vetx
+			args := append(append([]string{"lockgap"}, tc.flags...), write(cfg))
+			got, answered := vetArgs(args)
+			if vetxOnly(got) != tc.wantVetxOnly || answered != tc.wantAnswered {
+				t.Errorf("VetxOnly=%v answered=%v, want %v %v", vetxOnly(got), answered, tc.wantVetxOnly, tc.wantAnswered)
+			}
+			// An answered config leaves an empty facts file for the go
+			// command to cache; dependents read it as "no facts".
+			if data, err := os.ReadFile(vetx); answered && (err != nil || len(data) != 0) {
+				t.Errorf("answered without an empty facts file: %q, %v", data, err)
 			}
 		})
 	}

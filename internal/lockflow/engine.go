@@ -73,16 +73,8 @@ type Crash struct {
 	Value string
 }
 
-// SkipAnalysis, when set by the command before any analysis runs, makes
-// the engine leave the package alone: it is type-checked only so that its
-// dependents can import it, and none of them needs its summaries.
-var SkipAnalysis bool
-
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{}
-	if SkipAnalysis {
-		return res, nil
-	}
 	e := newEngine(pass, nil, res)
 	res.e = e
 	e.callsBack = findCallsBack(pass)

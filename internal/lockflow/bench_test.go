@@ -130,3 +130,70 @@ func TestLargeFunctionFindings(t *testing.T) {
 		t.Errorf("gaps by kind = %v (total %d), want 2 lazy, 2 lost updates, 2 gated", kinds, len(res.Gaps))
 	}
 }
+
+// joinsFunction generates a header loop: a switch of n cases over the
+// fields, a few of which set flags, the rest counting, each going on to
+// the next field, and after the loop tests of the flags above a store
+// into a map: the shape of a protocol's header parsing (grpc's
+// operateHeaders). The engine asks whether those tests are a lookup of
+// the key stored (a claim inserted if absent).
+// Each flag reaches its test through the loop's join, whose n edges
+// mostly bring back the join itself; following every edge again costs n
+// to the power of the walk's depth.
+func joinsFunction(n int) string {
+	var b strings.Builder
+	b.WriteString(`package big
+
+import "sync"
+
+type D struct {
+	mu    sync.Mutex
+	m     map[string]int
+	count int
+}
+
+func (d *D) Headers(key string, fields []string) {
+	isA, isB, isC := false, false, false
+	for _, f := range fields {
+		switch f {
+		case "a":
+			isA = true
+			continue
+		case "b":
+			isB = true
+			continue
+		case "c":
+			isC = true
+			continue
+`)
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "\t\tcase \"f%d\":\n\t\t\td.count += %d\n\t\t\tcontinue\n", i, i)
+	}
+	b.WriteString(`		}
+		d.count = 0
+	}
+	if isA {
+		return
+	}
+	d.mu.Lock()
+	if !isB && isC {
+		d.m[key] = d.count
+	}
+	d.mu.Unlock()
+}
+`)
+	return b.String()
+}
+
+// BenchmarkManyJoins measures the engine on joinsFunction(14): it must
+// cost about what the large function's sections cost per statement, not
+// grow with the number of paths through the joins.
+//
+//	go test -run '^$' -bench ManyJoins ./internal/lockflow
+func BenchmarkManyJoins(b *testing.B) {
+	fset := token.NewFileSet()
+	pkg := buildBigWith(b, fset, importer.ForCompiler(fset, "source", nil), joinsFunction(14))
+	for b.Loop() {
+		analyseBig(pkg)
+	}
+}

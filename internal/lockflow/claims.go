@@ -161,7 +161,7 @@ func insertsIfAbsent(u *ssa.MapUpdate, f *types.Var) bool {
 	depth := 0
 	for b := u.Block().Idom(); b != nil && depth < 16; b, depth = b.Idom(), depth+1 {
 		cond := ifCond(b)
-		if cond == nil || !testsPresence(cond, f, key, 0) {
+		if cond == nil || !testsPresence(cond, f, key) {
 			continue
 		}
 		if after == nil {
@@ -212,25 +212,37 @@ func joins(from *ssa.BasicBlock, after map[*ssa.BasicBlock]bool, stop *ssa.Basic
 }
 
 // testsPresence reports whether cond is, through negations and boolean
-// joins, the "found" result of looking key up in field f.
-func testsPresence(cond ssa.Value, f *types.Var, key pathKey, depth int) bool {
-	if depth > 6 {
+// joins, the "found" result of looking key up in field f. A phi is
+// followed again only when met nearer to cond than before (the walk is
+// bounded in depth): the joins of a long state machine's loop would
+// otherwise be walked again along every path to them.
+func testsPresence(cond ssa.Value, f *types.Var, key pathKey) bool {
+	seen := make(map[*ssa.Phi]int) // the least depth each phi was followed at
+	var tests func(v ssa.Value, depth int) bool
+	tests = func(v ssa.Value, depth int) bool {
+		if depth > 6 {
+			return false
+		}
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			return x.Op == token.NOT && tests(x.X, depth+1)
+		case *ssa.Phi:
+			if d, ok := seen[x]; ok && d <= depth {
+				return false
+			}
+			seen[x] = depth
+			for _, e := range x.Edges {
+				if tests(e, depth+1) {
+					return true
+				}
+			}
+		case *ssa.Extract:
+			l, ok := x.Tuple.(*ssa.Lookup)
+			return ok && x.Index == 1 && l.CommaOk && mapField(l.X) == f && pathOf(l.Index).key() == key
+		}
 		return false
 	}
-	switch x := cond.(type) {
-	case *ssa.UnOp:
-		return x.Op == token.NOT && testsPresence(x.X, f, key, depth+1)
-	case *ssa.Phi:
-		for _, e := range x.Edges {
-			if testsPresence(e, f, key, depth+1) {
-				return true
-			}
-		}
-	case *ssa.Extract:
-		l, ok := x.Tuple.(*ssa.Lookup)
-		return ok && x.Index == 1 && l.CommaOk && mapField(l.X) == f && pathOf(l.Index).key() == key
-	}
-	return false
+	return tests(cond, 0)
 }
 
 // reaches reports whether to can be reached from from.

@@ -217,7 +217,7 @@ func joins(from *ssa.BasicBlock, after map[*ssa.BasicBlock]bool, stop *ssa.Basic
 // bounded in depth): the joins of a long state machine's loop would
 // otherwise be walked again along every path to them.
 func testsPresence(cond ssa.Value, f *types.Var, key pathKey) bool {
-	seen := make(map[*ssa.Phi]int) // the least depth each phi was followed at
+	var seen map[*ssa.Phi]int // the least depth each phi was followed at; made at the first phi
 	var tests func(v ssa.Value, depth int) bool
 	tests = func(v ssa.Value, depth int) bool {
 		if depth > 6 {
@@ -229,6 +229,9 @@ func testsPresence(cond ssa.Value, f *types.Var, key pathKey) bool {
 		case *ssa.Phi:
 			if d, ok := seen[x]; ok && d <= depth {
 				return false
+			}
+			if seen == nil {
+				seen = make(map[*ssa.Phi]int)
 			}
 			seen[x] = depth
 			for _, e := range x.Edges {

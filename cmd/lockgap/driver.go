@@ -41,6 +41,10 @@ const skipStdFlag = "lockgap.skipstd"
 // separated) the driver found silenced by their callers in other packages.
 const silencedFlag = "lockgap.silenced"
 
+// requireInProcess=require makes -inprocess fail where it would go
+// through go vet instead (for tests and comparisons).
+const requireInProcess = "LOCKGAP_INPROCESS"
+
 // nonceFlag changes nothing but the go command's cache keys: the
 // benchmark sets LOCKGAP_BENCH_NONCE to measure cold runs without
 // discarding compiled dependencies.
@@ -151,6 +155,7 @@ func isStandard(cfg map[string]any) bool {
 
 type driverOptions struct {
 	json, fix, diff, tests bool
+	singleProcess          bool   // -inprocess: the report run in this process (inprocess.go)
 	sarif                  string // "" none, "-" stdout, else a file
 	passFlags              []string
 	patterns               []string
@@ -163,6 +168,7 @@ func parseDriverFlags(args []string) (*driverOptions, error) {
 	fs.BoolVar(&o.json, "json", false, "emit JSON output")
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print a unified diff instead of updating files")
+	fs.BoolVar(&o.singleProcess, "inprocess", false, "analyse in this process, each package type-checked once (falls back to go vet when it cannot)")
 	fs.BoolVar(&o.tests, "test", true, "analyse test files too (false: no findings in them, and a package whose tests do not compile is analysed without them)")
 	fs.Var(sarifFlag{&o.sarif}, "sarif", "emit SARIF 2.1.0 on stdout (-sarif) or into a file (-sarif=FILE)")
 	fs.Int("c", -1, "ignored (go vet's context lines)")
@@ -363,6 +369,20 @@ func runReport(o *driverOptions, self string) (*report, error) {
 		stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		return stdout, stderr, cmd.Run()
+	}
+	if o.singleProcess {
+		tree, err := runInProcess(o)
+		if err == nil {
+			l := <-list
+			if l.err != nil {
+				return nil, l.err
+			}
+			silenced := settleConditions(tree, map[string]bool{}, l.roots, l.modules, moduleImporters)
+			return &report{tree: tree, roots: l.roots, stderr: new(bytes.Buffer), silenced: silenced}, nil
+		}
+		if os.Getenv(requireInProcess) == "require" {
+			return nil, err
+		}
 	}
 	stdout, stderr, runErr := runVet(o.patterns)
 	var analysed []string // when go vet had to be rerun on a subset

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -305,6 +306,14 @@ func (m *entryModule) check(want bool, name string, args ...string) {
 	out, code := m.run(name, args...)
 	if got := strings.Contains(out, m.finding); got != want || (name == m.bin && (code == 3) != want) {
 		m.t.Errorf("%s %v: exit %d, finding %v, want %v\n%s", filepath.Base(name), args, code, got, want, out)
+	}
+	if name == m.bin && !slices.Contains(args, "-fix") && !slices.Contains(args, "-checker") {
+		// The in-process run settles the callers the same way.
+		args = append([]string{"-inprocess"}, args...)
+		out, code := m.run(name, args...)
+		if got := strings.Contains(out, m.finding); got != want || (code == 3) != want {
+			m.t.Errorf("%s %v: exit %d, finding %v, want %v\n%s", filepath.Base(name), args, code, got, want, out)
+		}
 	}
 }
 

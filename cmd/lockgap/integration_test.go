@@ -104,6 +104,22 @@ func TestGoCommandIntegration(t *testing.T) {
 	expect(out, code, 3, storeFinding)
 	out, code = run(bin, "./...")
 	expect(out, code, 3, admitFinding, storeFinding)
+	// In-process, the same (LOCKGAP_INPROCESS=require: no going
+	// through go vet).
+	for _, dir := range []string{"./admit", "./store"} {
+		out, code = run(bin, "-inprocess", dir)
+		if dir == "./admit" {
+			expect(out, code, 3, admitFinding)
+		} else {
+			expect(out, code, 3, storeFinding)
+		}
+	}
+	out, code = run(bin, "-inprocess", "./...")
+	expect(out, code, 3, admitFinding, storeFinding)
+	viaVetJSON, _ := run(bin, "-json", "./...")
+	if inJSON, _ := run(bin, "-inprocess", "-json", "./..."); inJSON != viaVetJSON {
+		t.Errorf("-inprocess -json differs:\n%s\nfrom go vet:\n%s", inJSON, viaVetJSON)
+	}
 
 	// go vet -vettool: facts flow from store to admit.
 	out, code = run("go", "vet", "-vettool="+bin, "./...")
@@ -184,6 +200,15 @@ func TestGoCommandIntegration(t *testing.T) {
 	}
 	out, code = run(bin, "./...")
 	expect(out, code, 1, "generatedOnly")
+	// -inprocess leaves a package that does not compile to go vet, which
+	// says what is wrong; required to stay in-process, it fails.
+	fallback := exec.Command(bin, "-inprocess", "./...")
+	fallback.Dir, fallback.Env = mod, append(slices.Clone(env), requireInProcess+"=")
+	if out, err := fallback.CombinedOutput(); !strings.Contains(string(out), "generatedOnly") || !failed(err) {
+		t.Errorf("-inprocess with a broken test file: %v\n%s", err, out)
+	}
+	out, code = run(bin, "-inprocess", "./...")
+	expect(out, code, 1, "generatedOnly")
 	out, code = run(bin, "-test=false", "./...")
 	expect(out, code, 3, admitFinding)
 	if strings.Contains(out, "generatedOnly") {
@@ -257,7 +282,7 @@ func setUpModule(t *testing.T, tmp string, files map[string]string) (bin, mod st
 			t.Fatal(err)
 		}
 	}
-	env = append(os.Environ(), "GOCACHE="+filepath.Join(tmp, "gocache"), "GOFLAGS=", "GOPROXY=off", "GOWORK=off")
+	env = append(os.Environ(), "GOCACHE="+filepath.Join(tmp, "gocache"), "GOFLAGS=", "GOPROXY=off", "GOWORK=off", requireInProcess+"=require")
 	run = func(name string, args ...string) (string, int) {
 		cmd := exec.Command(name, args...)
 		cmd.Dir, cmd.Env = mod, env

@@ -38,6 +38,16 @@ var ModuleContext bool
 // modules.
 var ThisModule string
 
+// thisModule is the module of the package analysed, in the driver's runs:
+// ThisModule when go vet's config named it, else the pass's (the
+// driver's in-process runs analyse many modules' packages at once).
+func (e *engine) thisModule() string {
+	if ThisModule != "" || !ModuleContext || e.pass == nil || e.pass.Module == nil {
+		return ThisModule
+	}
+	return e.pass.Module.Path
+}
+
 // InitEntry marks an exported function through which, alone, a gap of its
 // package can run outside package initialisation: the gap is reported
 // unless every caller in the module runs at initialisation.
@@ -110,7 +120,7 @@ func (e *engine) initEntries(fn *ssa.Function) ([]*types.Func, bool) {
 // initialisation or through exported entries its condition, and marks
 // the entries.
 func (e *engine) markInitEntries() {
-	if !ModuleContext || ThisModule == "" || e.pass == nil {
+	if !ModuleContext || e.thisModule() == "" || e.pass == nil {
 		return
 	}
 	if e.initGoroutines == nil {
@@ -127,7 +137,7 @@ func (e *engine) markInitEntries() {
 		}
 		for _, obj := range entries {
 			g.InitEntries = append(g.InitEntries, obj.FullName())
-			e.pass.ExportObjectFact(obj, &InitEntry{Module: ThisModule})
+			e.pass.ExportObjectFact(obj, &InitEntry{Module: e.thisModule()})
 		}
 		slices.Sort(g.InitEntries)
 		g.InitEntries = slices.Compact(g.InitEntries)
@@ -147,11 +157,11 @@ func (e *engine) usesInitEntries() bool {
 
 func (e *engine) initEntry(obj types.Object) bool {
 	fn, ok := obj.(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg() == e.pass.Pkg || ThisModule == "" {
+	if !ok || fn.Pkg() == nil || fn.Pkg() == e.pass.Pkg || e.thisModule() == "" {
 		return false
 	}
 	var f InitEntry
-	return e.pass.ImportObjectFact(fn, &f) && f.Module == ThisModule
+	return e.pass.ImportObjectFact(fn, &f) && f.Module == e.thisModule()
 }
 
 // recordEntryCalls lists the package's uses of other packages' init

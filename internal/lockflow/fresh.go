@@ -148,7 +148,7 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, g
 // an object it has just made, that function as its condition; it marks
 // the function, and the package's exported constructors.
 func (e *engine) markFreshEntries() {
-	if !ModuleContext || ThisModule == "" || e.pass == nil {
+	if !ModuleContext || e.thisModule() == "" || e.pass == nil {
 		return
 	}
 	for _, fn := range e.funcs {
@@ -183,7 +183,7 @@ func (e *engine) markFreshEntries() {
 			continue
 		}
 		g.FreshEntries = []string{obj.FullName()}
-		e.pass.ExportObjectFact(obj, &FreshEntry{Module: ThisModule, Arg: i})
+		e.pass.ExportObjectFact(obj, &FreshEntry{Module: e.thisModule(), Arg: i})
 		if pos, used := fresh[obj]; used && !slices.ContainsFunc(e.res.EntryCalls, func(c EntryCall) bool { return c.Entry == obj.FullName() }) {
 			e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, fn), Entry: obj.FullName(), Fresh: true})
 		}
@@ -204,7 +204,7 @@ func (e *engine) loadDepEntries() {
 		return
 	}
 	e.fresh, e.lockedDeps = map[*types.Func]int{}, map[*types.Func]int{}
-	if ThisModule == "" || e.pass == nil {
+	if e.thisModule() == "" || e.pass == nil {
 		return
 	}
 	for _, f := range e.pass.AllObjectFacts() {
@@ -214,11 +214,11 @@ func (e *engine) loadDepEntries() {
 		}
 		switch fact := f.Fact.(type) {
 		case *FreshEntry:
-			if fact.Module == ThisModule {
+			if fact.Module == e.thisModule() {
 				e.fresh[obj] = fact.Arg
 			}
 		case *LockedEntry:
-			if fact.Module == ThisModule {
+			if fact.Module == e.thisModule() {
 				e.lockedDeps[obj] = 0
 			}
 		}

@@ -94,7 +94,7 @@ func (e *engine) lockedEntries(fn *ssa.Function) (entries []*types.Func, walked 
 // calls, only through exported entries those entries as its condition,
 // and marks them.
 func (e *engine) markLockedEntries() {
-	if !ModuleContext || ThisModule == "" || e.pass == nil {
+	if !ModuleContext || e.thisModule() == "" || e.pass == nil {
 		return
 	}
 	for _, g := range e.res.Gaps {
@@ -142,7 +142,7 @@ func (e *engine) markLockedEntries() {
 		for _, obj := range entries {
 			name := obj.FullName()
 			g.LockedEntries = append(g.LockedEntries, name)
-			e.pass.ExportObjectFact(obj, &LockedEntry{Module: ThisModule})
+			e.pass.ExportObjectFact(obj, &LockedEntry{Module: e.thisModule()})
 			pos, used := locked[obj]
 			if used && e.noLockedRecord(name) {
 				e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, g.Fn), Entry: name, Locked: true})

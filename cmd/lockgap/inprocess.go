@@ -1,0 +1,582 @@
+package main
+
+import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/gcexportdata"
+
+	"github.com/lockgap/lockgap/internal/lockflow"
+)
+
+// The in-process report run (-inprocess). Under go vet every package is a
+// process of its own: it type-checks its package from source and imports
+// the export data of every dependency again, and on a module with a few
+// hundred dependencies that repetition, not the analysis, is most of a
+// cold run. This run asks the go command for the package graph once,
+// imports the standard library from export data once, type-checks every
+// other package from source once, in dependency order, and runs the
+// passes on each with facts kept in memory: the same packages, facts and
+// flags as the driver's go vet run (-lockgap.all -lockgap.skipstd), so
+// the same JSON tree, which the driver settles and prints as before.
+//
+// It handles the plain case only. Any package go list reports an error
+// for, a type error, a pattern that may name the standard library, or a
+// panic: errNotInProcess, and the driver runs go vet instead, which says
+// what went wrong as it always has.
+
+var errNotInProcess = errors.New("not analysable in-process")
+
+// listedPackage is what go list -json says of a package.
+type listedPackage struct {
+	ImportPath      string
+	Name            string
+	Dir             string
+	Standard        bool
+	DepOnly         bool
+	ForTest         string
+	GoFiles         []string
+	CompiledGoFiles []string
+	OtherFiles      []string // assembly, C and the like, for pass.OtherFiles
+	IgnoredGoFiles  []string
+	Imports         []string
+	ImportMap       map[string]string
+	Module          *struct{ Path, Version, GoVersion string }
+	Error           *struct{ Err string }
+	DepsErrors      []*struct{ Err string }
+	Incomplete      bool
+
+	Export string // standard packages only (a second go list)
+
+	done  chan struct{}
+	types *types.Package
+}
+
+// goListGraph lists the packages patterns match, with their tests, and
+// all their dependencies, dependencies first.
+func goListGraph(patterns []string) ([]*listedPackage, error) {
+	fields := "ImportPath,Name,Dir,Standard,DepOnly,ForTest,GoFiles,CompiledGoFiles,OtherFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors,Incomplete"
+	pkgs, err := goList(append([]string{"-deps", "-test", "-compiled", "-json=" + fields}, patterns...))
+	if err != nil {
+		return nil, err
+	}
+	var std []string
+	for _, p := range pkgs {
+		if p.Standard && p.ImportPath != "unsafe" {
+			std = append(std, p.ImportPath)
+		}
+	}
+	if len(std) > 0 {
+		exports, err := goList(append([]string{"-export", "-json=ImportPath,Export"}, std...))
+		if err != nil {
+			return nil, err
+		}
+		byPath := map[string]string{}
+		for _, e := range exports {
+			byPath[e.ImportPath] = e.Export
+		}
+		for _, p := range pkgs {
+			if p.Standard {
+				p.Export = byPath[p.ImportPath]
+			}
+		}
+	}
+	return pkgs, nil
+}
+
+func goList(args []string) ([]*listedPackage, error) {
+	cmd := exec.Command("go", append([]string{"list", "-e"}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
+	}
+	var pkgs []*listedPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		p := new(listedPackage)
+		if err := dec.Decode(p); err == io.EOF {
+			return pkgs, nil
+		} else if err != nil {
+			return nil, fmt.Errorf("go list: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+}
+
+// vetAnalyses reports whether go vet, asked for the same patterns, would
+// analyse p: not a test binary's main package, not the standard library
+// (-lockgap.skipstd), and a package with a test variant only when some
+// package of the graph imports it as it is.
+func vetAnalyses(p *listedPackage, hasVariant, imported map[string]bool) bool {
+	switch {
+	case p.Standard, p.ImportPath == "unsafe", strings.HasSuffix(p.ImportPath, ".test"):
+		return false
+	case hasVariant[p.ImportPath] && !imported[p.ImportPath]:
+		return false
+	}
+	return true
+}
+
+// inProcessRun is one in-process report run.
+type inProcessRun struct {
+	fset      *token.FileSet
+	sizes     types.Sizes
+	analyzers []*analysis.Analyzer // prerequisites first
+	enabled   map[*analysis.Analyzer]bool
+
+	exportMu sync.Mutex
+	imported map[string]*types.Package // standard packages read from export data
+
+	factsMu  sync.Mutex
+	objFacts map[objFactKey]analysis.Fact
+	pkgFacts map[pkgFactKey]analysis.Fact
+
+	treeMu sync.Mutex
+	tree   jsonTree
+	failed error // the first error that sends the run back to go vet
+}
+
+type objFactKey struct {
+	obj types.Object
+	t   reflect.Type
+}
+
+type pkgFactKey struct {
+	pkg *types.Package
+	t   reflect.Type
+}
+
+// runInProcess analyses patterns in this process and returns the JSON
+// tree the driver's go vet run would have printed.
+func runInProcess(o *driverOptions) (jsonTree, error) {
+	if mayNameStd(o.patterns) {
+		return nil, errNotInProcess
+	}
+	pkgs, err := goListGraph(o.patterns)
+	if err != nil {
+		return nil, errors.Join(errNotInProcess, err)
+	}
+	hasVariant, imported := map[string]bool{}, map[string]bool{}
+	byPath := map[string]*listedPackage{}
+	for _, p := range pkgs {
+		if p.Error != nil || len(p.DepsErrors) > 0 || p.Incomplete {
+			return nil, errNotInProcess
+		}
+		byPath[p.ImportPath] = p
+		if p.ForTest != "" && p.ForTest == p.ImportPath[:strings.IndexByte(p.ImportPath+" ", ' ')] {
+			hasVariant[p.ForTest] = true
+		}
+		for _, imp := range p.Imports {
+			imported[imp] = true
+		}
+	}
+	r := &inProcessRun{
+		fset:     token.NewFileSet(),
+		imported: map[string]*types.Package{},
+		objFacts: map[objFactKey]analysis.Fact{},
+		pkgFacts: map[pkgFactKey]analysis.Fact{},
+		tree:     jsonTree{},
+	}
+	if r.sizes = types.SizesFor("gc", goEnv("GOARCH")); r.sizes == nil {
+		return nil, errNotInProcess
+	}
+	if r.analyzers, r.enabled, err = selectAnalyzers(o.passFlags); err != nil {
+		return nil, err
+	}
+	lockflow.ModuleContext = true
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for _, p := range pkgs {
+		p.done = make(chan struct{})
+		if p.Standard || p.ImportPath == "unsafe" || strings.HasSuffix(p.ImportPath, ".test") {
+			close(p.done)
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer close(p.done)
+			for _, imp := range p.Imports {
+				if d := byPath[imp]; d != nil {
+					<-d.done
+				}
+			}
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			if err := r.analysePackage(p, byPath, vetAnalyses(p, hasVariant, imported)); err != nil {
+				r.treeMu.Lock()
+				r.failed = cmp.Or(r.failed, err)
+				r.treeMu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if r.failed != nil {
+		return nil, errors.Join(errNotInProcess, r.failed)
+	}
+	return r.tree, nil
+}
+
+// selectAnalyzers returns the passes the flags leave enabled, with the
+// analyzers they require before them, as multichecker would run them:
+// naming a pass =true runs only the passes so named, =false leaves one
+// out. A -PASS.FLAG sets that flag of the pass.
+func selectAnalyzers(passFlags []string) ([]*analysis.Analyzer, map[*analysis.Analyzer]bool, error) {
+	on, off := map[string]bool{}, map[string]bool{}
+	for _, f := range passFlags {
+		name, value, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		if pass, flagName, ok := strings.Cut(name, "."); ok {
+			for _, a := range passes {
+				if a.Name == pass {
+					if err := a.Flags.Set(flagName, cmp.Or(value, "true")); err != nil {
+						return nil, nil, err
+					}
+				}
+			}
+			continue
+		}
+		if value == "false" {
+			off[name] = true
+		} else {
+			on[name] = true
+		}
+	}
+	enabled := map[*analysis.Analyzer]bool{}
+	var order []*analysis.Analyzer
+	seen := map[*analysis.Analyzer]bool{}
+	var add func(a *analysis.Analyzer)
+	add = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		for _, req := range a.Requires {
+			add(req)
+		}
+		order = append(order, a)
+	}
+	for _, a := range passes {
+		if (len(on) == 0 || on[a.Name]) && !off[a.Name] {
+			enabled[a] = true
+			add(a)
+		}
+	}
+	// Facts come from the packages a pass runs on; an analyzer with
+	// facts runs on every package, as under go vet.
+	return order, enabled, nil
+}
+
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return runtime.GOARCH
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// analysePackage type-checks p from source and runs the analyzers on it,
+// adding its findings to the tree when go vet would have printed them.
+func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*listedPackage, report bool) (err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			err = fmt.Errorf("%s: panic: %v", p.ImportPath, x)
+		}
+	}()
+	var files []*ast.File
+	for _, name := range p.CompiledGoFiles {
+		f, err := parser.ParseFile(r.fset, absIn(p.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
+	}
+	info := &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		FileVersions: map[*ast.File]string{},
+	}
+	var typeErr error
+	conf := types.Config{
+		Sizes: r.sizes,
+		Error: func(err error) { typeErr = cmp.Or(typeErr, err) },
+		Importer: importerFunc(func(path string) (*types.Package, error) {
+			if mapped, ok := p.ImportMap[path]; ok {
+				path = mapped
+			}
+			if path == "unsafe" {
+				return types.Unsafe, nil
+			}
+			d := byPath[path]
+			switch {
+			case d == nil:
+				return nil, fmt.Errorf("%s is not among the packages listed", path)
+			case d.Standard:
+				return r.importStandard(d)
+			case d.types == nil:
+				return nil, fmt.Errorf("%s was not type-checked", path)
+			}
+			return d.types, nil
+		}),
+	}
+	var module *analysis.Module
+	if p.Module != nil {
+		module = &analysis.Module{Path: p.Module.Path, Version: p.Module.Version, GoVersion: p.Module.GoVersion}
+		if p.Module.GoVersion != "" {
+			conf.GoVersion = "go" + p.Module.GoVersion
+		}
+	}
+	pkg, _ := conf.Check(p.ImportPath[:strings.IndexByte(p.ImportPath+" ", ' ')], r.fset, files, info)
+	if typeErr != nil {
+		return typeErr
+	}
+	p.types = pkg
+
+	results := map[*analysis.Analyzer]any{}
+	var diags []analysis.Diagnostic
+	var passOf []string
+	for _, a := range r.analyzers {
+		if len(a.FactTypes) == 0 && !r.enabled[a] && !requiredBy(a, r.enabled) {
+			continue
+		}
+		inputs := map[*analysis.Analyzer]any{}
+		for _, req := range a.Requires {
+			inputs[req] = results[req]
+		}
+		pass := &analysis.Pass{
+			Analyzer:     a,
+			Fset:         r.fset,
+			Files:        files,
+			OtherFiles:   absAll(p.Dir, p.OtherFiles),
+			IgnoredFiles: absAll(p.Dir, p.IgnoredGoFiles),
+			Pkg:          pkg,
+			TypesInfo:    info,
+			TypesSizes:   r.sizes,
+			Module:       module,
+			ResultOf:     inputs,
+			ReadFile:     os.ReadFile,
+			Report: func(d analysis.Diagnostic) {
+				diags = append(diags, d)
+				passOf = append(passOf, a.Name)
+			},
+			ImportObjectFact:  func(obj types.Object, f analysis.Fact) bool { return r.importObjectFact(obj, f) },
+			ExportObjectFact:  func(obj types.Object, f analysis.Fact) { r.exportObjectFact(pkg, obj, f) },
+			ImportPackageFact: func(q *types.Package, f analysis.Fact) bool { return r.importPackageFact(q, f) },
+			ExportPackageFact: func(f analysis.Fact) { r.exportPackageFact(pkg, f) },
+			AllObjectFacts:    func() []analysis.ObjectFact { return r.allObjectFacts(a, dependencies(pkg)) },
+			AllPackageFacts:   func() []analysis.PackageFact { return r.allPackageFacts(a, dependencies(pkg)) },
+		}
+		res, err := a.Run(pass)
+		if err != nil {
+			return fmt.Errorf("%s: %s: %v", p.ImportPath, a.Name, err)
+		}
+		results[a] = res
+	}
+	if report {
+		r.addToTree(p.ImportPath, diags, passOf)
+	}
+	return nil
+}
+
+// requiredBy reports whether an enabled analyzer requires a, directly or
+// not.
+func requiredBy(a *analysis.Analyzer, enabled map[*analysis.Analyzer]bool) bool {
+	var reaches func(b *analysis.Analyzer) bool
+	reaches = func(b *analysis.Analyzer) bool {
+		return slices.ContainsFunc(b.Requires, func(c *analysis.Analyzer) bool { return c == a || reaches(c) })
+	}
+	for b := range enabled {
+		if reaches(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// importStandard reads a standard package from its export data, once for
+// the run (the reader fills in the packages it refers to as it goes).
+func (r *inProcessRun) importStandard(p *listedPackage) (*types.Package, error) {
+	r.exportMu.Lock()
+	defer r.exportMu.Unlock()
+	if pkg := r.imported[p.ImportPath]; pkg != nil && pkg.Complete() {
+		return pkg, nil
+	}
+	if p.Export == "" {
+		return nil, fmt.Errorf("no export data for %s", p.ImportPath)
+	}
+	f, err := os.Open(p.Export)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rd, err := gcexportdata.NewReader(f)
+	if err != nil {
+		return nil, err
+	}
+	return gcexportdata.Read(rd, r.fset, r.imported, p.ImportPath)
+}
+
+func (r *inProcessRun) importObjectFact(obj types.Object, f analysis.Fact) bool {
+	r.factsMu.Lock()
+	stored, ok := r.objFacts[objFactKey{obj, reflect.TypeOf(f)}]
+	r.factsMu.Unlock()
+	if ok {
+		reflect.ValueOf(f).Elem().Set(reflect.ValueOf(stored).Elem())
+	}
+	return ok
+}
+
+func (r *inProcessRun) exportObjectFact(pkg *types.Package, obj types.Object, f analysis.Fact) {
+	if obj.Pkg() != pkg {
+		panic(fmt.Sprintf("fact %T exported for %s of another package than %s", f, obj, pkg.Path()))
+	}
+	r.factsMu.Lock()
+	r.objFacts[objFactKey{obj, reflect.TypeOf(f)}] = f
+	r.factsMu.Unlock()
+}
+
+func (r *inProcessRun) importPackageFact(pkg *types.Package, f analysis.Fact) bool {
+	r.factsMu.Lock()
+	stored, ok := r.pkgFacts[pkgFactKey{pkg, reflect.TypeOf(f)}]
+	r.factsMu.Unlock()
+	if ok {
+		reflect.ValueOf(f).Elem().Set(reflect.ValueOf(stored).Elem())
+	}
+	return ok
+}
+
+func (r *inProcessRun) exportPackageFact(pkg *types.Package, f analysis.Fact) {
+	r.factsMu.Lock()
+	r.pkgFacts[pkgFactKey{pkg, reflect.TypeOf(f)}] = f
+	r.factsMu.Unlock()
+}
+
+// allObjectFacts returns a's facts about objects of deps: what the
+// package would have read from its dependencies' facts files.
+func (r *inProcessRun) allObjectFacts(a *analysis.Analyzer, deps map[*types.Package]bool) []analysis.ObjectFact {
+	kinds := factTypes(a)
+	r.factsMu.Lock()
+	defer r.factsMu.Unlock()
+	var out []analysis.ObjectFact
+	for k, f := range r.objFacts {
+		if kinds[k.t] && deps[k.obj.Pkg()] {
+			out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
+		}
+	}
+	return out
+}
+
+func (r *inProcessRun) allPackageFacts(a *analysis.Analyzer, deps map[*types.Package]bool) []analysis.PackageFact {
+	kinds := factTypes(a)
+	r.factsMu.Lock()
+	defer r.factsMu.Unlock()
+	var out []analysis.PackageFact
+	for k, f := range r.pkgFacts {
+		if kinds[k.t] && deps[k.pkg] {
+			out = append(out, analysis.PackageFact{Package: k.pkg, Fact: f})
+		}
+	}
+	return out
+}
+
+// dependencies returns pkg and every package it imports, directly or not.
+func dependencies(pkg *types.Package) map[*types.Package]bool {
+	deps := map[*types.Package]bool{}
+	var add func(p *types.Package)
+	add = func(p *types.Package) {
+		if !deps[p] {
+			deps[p] = true
+			for _, q := range p.Imports() {
+				add(q)
+			}
+		}
+	}
+	add(pkg)
+	return deps
+}
+
+func factTypes(a *analysis.Analyzer) map[reflect.Type]bool {
+	m := map[reflect.Type]bool{}
+	for _, f := range a.FactTypes {
+		m[reflect.TypeOf(f)] = true
+	}
+	return m
+}
+
+// addToTree adds a package's findings as the vet tool prints them.
+func (r *inProcessRun) addToTree(id string, diags []analysis.Diagnostic, passOf []string) {
+	if len(diags) == 0 {
+		return
+	}
+	posn := func(pos, end token.Pos) (string, string) {
+		return r.fset.Position(pos).String(), r.fset.Position(cmp.Or(end, pos)).String()
+	}
+	r.treeMu.Lock()
+	defer r.treeMu.Unlock()
+	if r.tree[id] == nil {
+		r.tree[id] = map[string][]jsonDiagnostic{}
+	}
+	for i, d := range diags {
+		jd := jsonDiagnostic{Category: d.Category, Message: d.Message}
+		jd.Posn, jd.End = posn(d.Pos, d.End)
+		for _, rel := range d.Related {
+			jr := jsonRelated{Message: rel.Message}
+			jr.Posn, jr.End = posn(rel.Pos, rel.End)
+			jd.Related = append(jd.Related, jr)
+		}
+		for _, fix := range d.SuggestedFixes {
+			jf := jsonFix{Message: fix.Message, Edits: []jsonEdit{}}
+			for _, e := range fix.TextEdits {
+				start, end := r.fset.Position(e.Pos), r.fset.Position(cmp.Or(e.End, e.Pos))
+				jf.Edits = append(jf.Edits, jsonEdit{Filename: start.Filename, Start: start.Offset, End: end.Offset, New: string(e.NewText)})
+			}
+			raw, err := json.Marshal(jf)
+			if err == nil {
+				jd.SuggestedFixes = append(jd.SuggestedFixes, raw)
+			}
+		}
+		r.tree[id][passOf[i]] = append(r.tree[id][passOf[i]], jd)
+	}
+}
+
+func absIn(dir, name string) string {
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(dir, name)
+}
+
+func absAll(dir string, names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = absIn(dir, n)
+	}
+	return out
+}
+
+type importerFunc func(path string) (*types.Package, error)
+
+func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }

@@ -10,6 +10,9 @@
 # verdict "?" to be reviewed). Exit 1 if anything differs (or panicked).
 # A module that needs setting up first (a zip without go.mod, cgo headers)
 # has corpus/prepare/<module path, / as _>.sh, sourced in its folder.
+# LOCKGAP_CHECK_FLAGS adds flags to lockgap's command line (with
+# LOCKGAP_INPROCESS=require, "-inprocess" compares the in-process run
+# with the reviewed list).
 set -euo pipefail
 # Some module zips ship a go.work naming folders they do not contain.
 export GOWORK=off
@@ -54,7 +57,7 @@ for spec in "${mods[@]}"; do
 	ran+=("$spec")
 	trim_build_cache
 	prepare=$here/prepare/$(echo "${spec%@*}" | tr / _).sh
-	(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
+	(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" ${LOCKGAP_CHECK_FLAGS:-} -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
 	# Packages lockgap could not load (a module's own build problems, or
 	# lockgap's: a package that builds but fails here is a bug to chase).
 	# (The vet tool prints them as "lockgap: file.go:line:col: ...".)

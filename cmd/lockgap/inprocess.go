@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +21,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/gcexportdata"
@@ -53,6 +56,7 @@ type listedPackage struct {
 	DepOnly         bool
 	ForTest         string
 	GoFiles         []string
+	CgoFiles        []string
 	CompiledGoFiles []string
 	OtherFiles      []string // assembly, C and the like, for pass.OtherFiles
 	IgnoredGoFiles  []string
@@ -70,12 +74,23 @@ type listedPackage struct {
 }
 
 // goListGraph lists the packages patterns match, with their tests, and
-// all their dependencies, dependencies first.
+// all their dependencies, dependencies first. The files to type-check are
+// the Go files, or, where some package uses cgo, the files cgo produces
+// (go list -compiled, which costs more: asked for only then).
 func goListGraph(patterns []string) ([]*listedPackage, error) {
-	fields := "ImportPath,Name,Dir,Standard,DepOnly,ForTest,GoFiles,CompiledGoFiles,OtherFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors,Incomplete"
-	pkgs, err := goList(append([]string{"-deps", "-test", "-compiled", "-json=" + fields}, patterns...))
+	fields := "-json=ImportPath,Name,Dir,Standard,DepOnly,ForTest,GoFiles,CgoFiles,CompiledGoFiles,OtherFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors,Incomplete"
+	pkgs, err := goList(append([]string{"-deps", "-test", fields}, patterns...))
 	if err != nil {
 		return nil, err
+	}
+	if slices.ContainsFunc(pkgs, func(p *listedPackage) bool { return !p.Standard && len(p.CgoFiles) > 0 }) {
+		if pkgs, err = goList(append([]string{"-deps", "-test", "-compiled", fields}, patterns...)); err != nil {
+			return nil, err
+		}
+	} else {
+		for _, p := range pkgs {
+			p.CompiledGoFiles = p.GoFiles
+		}
 	}
 	var std []string
 	for _, p := range pkgs {
@@ -189,6 +204,12 @@ func runInProcess(o *driverOptions) (jsonTree, error) {
 			imported[imp] = true
 		}
 	}
+	key, keyErr := resultKey(o, pkgs)
+	if keyErr == nil {
+		if tree, ok := cachedTree(key); ok {
+			return tree, nil
+		}
+	}
 	r := &inProcessRun{
 		fset:     token.NewFileSet(),
 		imported: map[string]*types.Package{},
@@ -233,7 +254,123 @@ func runInProcess(o *driverOptions) (jsonTree, error) {
 	if r.failed != nil {
 		return nil, errors.Join(errNotInProcess, r.failed)
 	}
+	if keyErr == nil {
+		storeTree(key, r.tree)
+	}
 	return r.tree, nil
+}
+
+// resultKey hashes what a run's tree depends on: this binary, the flags
+// and patterns, the directory they are relative to, and every package of
+// the graph: its files' contents, or, for the standard library, its
+// export data (the go command names those files by their contents).
+func resultKey(o *driverOptions, pkgs []*listedPackage) (string, error) {
+	h := sha256.New()
+	self, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	if err := hashFile(h, self); err != nil {
+		return "", err
+	}
+	wd, _ := os.Getwd()
+	fmt.Fprintf(h, "%q %q %q %q %s\n", wd, o.passFlags, o.patterns, os.Getenv("LOCKGAP_BENCH_NONCE"), runtime.Version())
+	for _, p := range pkgs {
+		fmt.Fprintf(h, "%s %s %q %v\n", p.ImportPath, p.Export, p.Module, p.Imports)
+		if p.Standard {
+			continue
+		}
+		for _, name := range p.CompiledGoFiles {
+			name = absIn(p.Dir, name)
+			fmt.Fprintf(h, "%s\n", name)
+			if err := hashFile(h, name); err != nil {
+				return "", err
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+func hashFile(h io.Writer, name string) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(h, f)
+	return err
+}
+
+// The trees of earlier runs, by key, in the user's cache directory; a
+// warm run costs its go list and the hashing of the files it names.
+func cacheDir() (string, bool) {
+	if os.Getenv("LOCKGAP_CACHE") == "off" {
+		return "", false
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return "", false
+	}
+	return filepath.Join(dir, "lockgap", "inprocess"), true
+}
+
+// cachedTreesKept bounds the cache: the oldest trees go first.
+const cachedTreesKept = 64
+
+func cachedTree(key string) (jsonTree, bool) {
+	dir, ok := cacheDir()
+	if !ok {
+		return nil, false
+	}
+	data, err := os.ReadFile(filepath.Join(dir, key+".json"))
+	if err != nil {
+		return nil, false
+	}
+	var tree jsonTree
+	if json.Unmarshal(data, &tree) != nil {
+		return nil, false
+	}
+	now := time.Now()
+	os.Chtimes(filepath.Join(dir, key+".json"), now, now) // recently used
+	return tree, true
+}
+
+func storeTree(key string, tree jsonTree) {
+	dir, ok := cacheDir()
+	if !ok || os.MkdirAll(dir, 0o755) != nil {
+		return
+	}
+	data, err := json.Marshal(tree)
+	if err != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(dir, "tree-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(data)
+	if cerr := tmp.Close(); werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(dir, key+".json")) != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) <= cachedTreesKept {
+		return
+	}
+	type aged struct {
+		name string
+		mod  time.Time
+	}
+	var all []aged
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			all = append(all, aged{e.Name(), info.ModTime()})
+		}
+	}
+	slices.SortFunc(all, func(a, b aged) int { return a.mod.Compare(b.mod) })
+	for _, a := range all[:max(0, len(all)-cachedTreesKept)] {
+		os.Remove(filepath.Join(dir, a.name))
+	}
 }
 
 // selectAnalyzers returns the passes the flags leave enabled, with the

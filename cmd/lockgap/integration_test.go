@@ -190,6 +190,15 @@ func TestGoCommandIntegration(t *testing.T) {
 	if code != 0 || strings.Contains(out, storeFinding) {
 		t.Errorf("after -fix: exit %d\n%s", code, out)
 	}
+	// The in-process run kept its earlier tree for ./store; the file
+	// changed, so it is not replayed.
+	if trees, _ := filepath.Glob(filepath.Join(tmp, "cache", "lockgap", "inprocess", "*.json")); len(trees) == 0 {
+		t.Errorf("-inprocess kept no tree in its cache")
+	}
+	out, code = run(bin, "-inprocess", "./store")
+	if code != 0 || strings.Contains(out, storeFinding) {
+		t.Errorf("-inprocess after -fix: exit %d\n%s", code, out)
+	}
 
 	// A test file that does not compile: go vet analyses admit with its
 	// tests, so admit fails (exit 1); with -test=false, admit is analysed
@@ -264,6 +273,34 @@ func TestGoCommandIntegration(t *testing.T) {
 	}
 }
 
+// TestInProcessCgo: a package using cgo is type-checked from the files
+// cgo produces, in-process, and keeps its finding.
+func TestInProcessCgo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	if _, err := exec.LookPath("gcc"); err != nil {
+		t.Skip("no C compiler")
+	}
+	files := map[string]string{
+		"go.mod":         twoPackages["go.mod"],
+		"store/store.go": twoPackages["store/store.go"],
+		"store/native.go": `package store
+
+// #include <stdlib.h>
+import "C"
+
+// Abs is C's.
+func Abs(n int) int { return int(C.abs(C.int(n))) }
+`,
+	}
+	bin, _, _, run := setUpModule(t, t.TempDir(), files)
+	out, code := run(bin, "-inprocess", "./...")
+	if code != 3 || !strings.Contains(out, storeFinding) {
+		t.Errorf("-inprocess on a cgo package: exit %d, want 3 and %q\n%s", code, storeFinding, out)
+	}
+}
+
 // setUpModule builds lockgap into tmp, writes the module's files, and
 // returns a runner of commands in it with a fresh build cache.
 func setUpModule(t *testing.T, tmp string, files map[string]string) (bin, mod string, env []string, run func(name string, args ...string) (string, int)) {
@@ -282,7 +319,8 @@ func setUpModule(t *testing.T, tmp string, files map[string]string) (bin, mod st
 			t.Fatal(err)
 		}
 	}
-	env = append(os.Environ(), "GOCACHE="+filepath.Join(tmp, "gocache"), "GOFLAGS=", "GOPROXY=off", "GOWORK=off", requireInProcess+"=require")
+	env = append(os.Environ(), "GOCACHE="+filepath.Join(tmp, "gocache"), "XDG_CACHE_HOME="+filepath.Join(tmp, "cache"),
+		"GOFLAGS=", "GOPROXY=off", "GOWORK=off", requireInProcess+"=require")
 	run = func(name string, args ...string) (string, int) {
 		cmd := exec.Command(name, args...)
 		cmd.Dir, cmd.Env = mod, env

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # bench/run.sh [-n ROUNDS] MODULE@VERSION...
 #
-# Times lockgap against go vet, staticcheck and an SSA floor (a vet tool
+# Times lockgap (in-process, its default, and through go vet:
+# lockgap-vet) against go vet, staticcheck and an SSA floor (a vet tool
 # that only loads, type-checks and builds SSA) on the same packages, in
 # one run, interleaved and repeated; prints medians of wall time and peak
 # RSS, cold and warm, and the ratios the project tracks.
 #
 #   cold: dependencies compiled, no analysis cache (new cache keys for the
-#         vet tools, a fresh STATICCHECK_CACHE);
+#         vet tools and lockgap's own, a fresh STATICCHECK_CACHE);
 #   warm: the same command again, nothing changed.
 #
 # Modules are fetched with ../shared/tools/fetch-module (outside the
@@ -49,6 +50,7 @@ for spec in "$@"; do
 		# warm cache.
 		go vet $pkgs >/dev/null 2>&1 || true
 		"$work/lockgap" $pkgs >/dev/null 2>&1 || true
+		"$work/lockgap" -inprocess=false $pkgs >/dev/null 2>&1 || true
 		go vet -vettool="$work/ssafloor" $pkgs >/dev/null 2>&1 || true
 		STATICCHECK_CACHE=$work/sc-warm "$staticcheck" $pkgs >/dev/null 2>&1 || true
 		lines=$(go list -f '{{range .GoFiles}}{{$.Dir}}/{{.}} {{end}}{{range .TestGoFiles}}{{$.Dir}}/{{.}} {{end}}' $pkgs 2>/dev/null | xargs cat 2>/dev/null | wc -l)
@@ -57,10 +59,12 @@ for spec in "$@"; do
 		for r in $(seq "$rounds"); do
 			n=$RANDOM$r
 			measure lockgap cold -- env LOCKGAP_BENCH_NONCE=$n "$work/lockgap" $pkgs
+			measure lockgap-vet cold -- env LOCKGAP_BENCH_NONCE=$n "$work/lockgap" -inprocess=false $pkgs
 			measure govet cold -- go vet -printf.funcs=nonce$n $pkgs
 			measure staticcheck cold -- env STATICCHECK_CACHE="$work/sc-$n" "$staticcheck" $pkgs
 			measure floor cold -- go vet -vettool="$work/ssafloor" -nonce=$n $pkgs
 			measure lockgap warm -- "$work/lockgap" $pkgs
+			measure lockgap-vet warm -- "$work/lockgap" -inprocess=false $pkgs
 			measure govet warm -- go vet $pkgs
 			measure staticcheck warm -- env STATICCHECK_CACHE="$work/sc-warm" "$staticcheck" $pkgs
 			measure floor warm -- go vet -vettool="$work/ssafloor" $pkgs
@@ -77,7 +81,7 @@ for line in open(path):
 med = {k: (statistics.median(w for w, _ in v), statistics.median(m for _, m in v)) for k, v in rows.items()}
 print(f"\n{spec}: {size}")
 print(f"{'tool':<12} {'cold wall':>10} {'cold MiB':>9} {'warm wall':>10} {'warm MiB':>9}")
-for t in ("lockgap", "floor", "govet", "staticcheck"):
+for t in ("lockgap", "lockgap-vet", "floor", "govet", "staticcheck"):
     c, w = med.get((t, "cold"), (0, 0)), med.get((t, "warm"), (0, 0))
     print(f"{t:<12} {c[0]:>9.2f}s {c[1]/1024:>9.0f} {w[0]:>9.2f}s {w[1]/1024:>9.0f}")
 r = lambda a, b: a / b if b else float("nan")

@@ -19,7 +19,7 @@ import (
 type runMode int
 
 const (
-	modeDrive   runMode = iota // standalone, through go vet
+	modeDrive   runMode = iota // standalone: in-process, or through go vet
 	modeVet                    // invoked by go vet (or asked for its version, flags or help)
 	modeChecker                // standalone, in-process checker
 )
@@ -168,7 +168,7 @@ func parseDriverFlags(args []string) (*driverOptions, error) {
 	fs.BoolVar(&o.json, "json", false, "emit JSON output")
 	fs.BoolVar(&o.fix, "fix", false, "apply all suggested fixes")
 	fs.BoolVar(&o.diff, "diff", false, "with -fix, print a unified diff instead of updating files")
-	fs.BoolVar(&o.singleProcess, "inprocess", false, "analyse in this process, each package type-checked once (falls back to go vet when it cannot)")
+	fs.BoolVar(&o.singleProcess, "inprocess", true, "analyse in this process, each package type-checked once (false: through go vet -vettool, a process per package; a package that does not compile goes that way anyway)")
 	fs.BoolVar(&o.tests, "test", true, "analyse test files too (false: no findings in them, and a package whose tests do not compile is analysed without them)")
 	fs.Var(sarifFlag{&o.sarif}, "sarif", "emit SARIF 2.1.0 on stdout (-sarif) or into a file (-sarif=FILE)")
 	fs.Int("c", -1, "ignored (go vet's context lines)")
@@ -207,15 +207,16 @@ func parseDriverFlags(args []string) (*driverOptions, error) {
 
 const usage = `lockgap finds decisions taken in one critical section and acted on in another.
 
-Usage: lockgap [-json | -sarif[=FILE]] [-fix [-diff]] [-test=false] [-PASS=false] [-unused-ignores] packages
+Usage: lockgap [-json | -sarif[=FILE]] [-fix [-diff]] [-test=false] [-PASS=false] [-unused-ignores] [-inprocess=false] packages
        lockgap help [PASS]
        go vet -vettool=$(which lockgap) packages
 
 Exit status: 0 no findings, 3 findings, 1 errors.
 `
 
-// drive runs go vet with this binary as the vet tool and reports the
-// findings of the packages named on the command line.
+// drive analyses the packages named on the command line, in-process or
+// through go vet with this binary as the vet tool, and reports their
+// findings.
 func drive(args []string) int {
 	o, err := parseDriverFlags(args)
 	if errors.Is(err, flag.ErrHelp) {

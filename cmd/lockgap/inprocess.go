@@ -117,7 +117,10 @@ func goListGraph(patterns []string) ([]*listedPackage, error) {
 }
 
 func goList(args []string) ([]*listedPackage, error) {
-	cmd := exec.Command("go", append([]string{"list", "-e"}, args...)...)
+	// No profile-guided variants: a main package with a default.pgo
+	// would have go list list its dependencies again for it, and PGO
+	// changes code generation, not types.
+	cmd := exec.Command("go", append([]string{"list", "-e", "-pgo=off"}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -197,14 +200,15 @@ func runInProcess(o *driverOptions) (jsonTree, error) {
 			return nil, errNotInProcess
 		}
 		byPath[p.ImportPath] = p
-		if p.ForTest != "" && p.ForTest == p.ImportPath[:strings.IndexByte(p.ImportPath+" ", ' ')] {
+		if p.ForTest != "" && p.ForTest == importPathOf(p.ImportPath) {
 			hasVariant[p.ForTest] = true
 		}
 		for _, imp := range p.Imports {
 			imported[imp] = true
 		}
 	}
-	key, keyErr := resultKey(o, pkgs)
+	goarch := goEnv("GOARCH")
+	key, keyErr := resultKey(o, goarch, pkgs)
 	if keyErr == nil {
 		if tree, ok := cachedTree(key); ok {
 			return tree, nil
@@ -217,13 +221,13 @@ func runInProcess(o *driverOptions) (jsonTree, error) {
 		pkgFacts: map[pkgFactKey]analysis.Fact{},
 		tree:     jsonTree{},
 	}
-	if r.sizes = types.SizesFor("gc", goEnv("GOARCH")); r.sizes == nil {
+	if r.sizes = types.SizesFor("gc", goarch); r.sizes == nil {
 		return nil, errNotInProcess
 	}
 	if r.analyzers, r.enabled, err = selectAnalyzers(o.passFlags); err != nil {
 		return nil, err
 	}
-	lockflow.ModuleContext = true
+	lockflow.ModuleContext, lockflow.DependenciesFromSource = true, true
 	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for _, p := range pkgs {
@@ -243,6 +247,12 @@ func runInProcess(o *driverOptions) (jsonTree, error) {
 			}
 			slots <- struct{}{}
 			defer func() { <-slots }()
+			r.treeMu.Lock()
+			failed := r.failed != nil
+			r.treeMu.Unlock()
+			if failed {
+				return // the run goes through go vet
+			}
 			if err := r.analysePackage(p, byPath, vetAnalyses(p, hasVariant, imported)); err != nil {
 				r.treeMu.Lock()
 				r.failed = cmp.Or(r.failed, err)
@@ -264,7 +274,7 @@ func runInProcess(o *driverOptions) (jsonTree, error) {
 // and patterns, the directory they are relative to, and every package of
 // the graph: its files' contents, or, for the standard library, its
 // export data (the go command names those files by their contents).
-func resultKey(o *driverOptions, pkgs []*listedPackage) (string, error) {
+func resultKey(o *driverOptions, goarch string, pkgs []*listedPackage) (string, error) {
 	h := sha256.New()
 	self, err := os.Executable()
 	if err != nil {
@@ -274,7 +284,7 @@ func resultKey(o *driverOptions, pkgs []*listedPackage) (string, error) {
 		return "", err
 	}
 	wd, _ := os.Getwd()
-	fmt.Fprintf(h, "%q %q %q %q %s\n", wd, o.passFlags, o.patterns, os.Getenv("LOCKGAP_BENCH_NONCE"), runtime.Version())
+	fmt.Fprintf(h, "%q %q %q %q %s %s\n", wd, o.passFlags, o.patterns, os.Getenv("LOCKGAP_BENCH_NONCE"), goarch, runtime.Version())
 	for _, p := range pkgs {
 		fmt.Fprintf(h, "%s %s %q %v\n", p.ImportPath, p.Export, p.Module, p.Imports)
 		if p.Standard {
@@ -486,7 +496,7 @@ func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*liste
 			conf.GoVersion = "go" + p.Module.GoVersion
 		}
 	}
-	pkg, _ := conf.Check(p.ImportPath[:strings.IndexByte(p.ImportPath+" ", ' ')], r.fset, files, info)
+	pkg, _ := conf.Check(importPathOf(p.ImportPath), r.fset, files, info)
 	if typeErr != nil {
 		return typeErr
 	}
@@ -697,6 +707,13 @@ func (r *inProcessRun) addToTree(id string, diags []analysis.Diagnostic, passOf 
 		}
 		r.tree[id][passOf[i]] = append(r.tree[id][passOf[i]], jd)
 	}
+}
+
+// importPathOf returns the import path of a package go list names with a
+// variant's suffix ("p [p.test]").
+func importPathOf(id string) string {
+	path, _, _ := strings.Cut(id, " ")
+	return path
 }
 
 func absIn(dir, name string) string {

@@ -93,36 +93,45 @@ func TestGoCommandIntegration(t *testing.T) {
 		}
 	}
 
-	// The driver, dependency first: store is analysed only for admit's
-	// sake, then on its own; its finding must not be lost to the cache.
-	out, code := run(bin, "./admit")
-	expect(out, code, 3, admitFinding)
-	if strings.Contains(out, storeFinding) {
-		t.Errorf("finding of a package not asked for:\n%s", out)
-	}
-	out, code = run(bin, "./store")
-	expect(out, code, 3, storeFinding)
-	out, code = run(bin, "./...")
-	expect(out, code, 3, admitFinding, storeFinding)
-	// In-process, the same (LOCKGAP_INPROCESS=require: no going
-	// through go vet).
-	for _, dir := range []string{"./admit", "./store"} {
-		out, code = run(bin, "-inprocess", dir)
-		if dir == "./admit" {
-			expect(out, code, 3, admitFinding)
-		} else {
-			expect(out, code, 3, storeFinding)
+	// The driver through go vet, dependency first: store is analysed
+	// only for admit's sake, then on its own; its finding must not be
+	// lost to the go command's cache. Then in-process, the default
+	// (LOCKGAP_INPROCESS=require: it may not go through go vet), the
+	// same.
+	for _, via := range [][]string{{"-inprocess=false"}, nil} {
+		out, code := run(bin, append(via, "./admit")...)
+		expect(out, code, 3, admitFinding)
+		if strings.Contains(out, storeFinding) {
+			t.Errorf("%v: finding of a package not asked for:\n%s", via, out)
 		}
+		out, code = run(bin, append(via, "./store")...)
+		expect(out, code, 3, storeFinding)
+		out, code = run(bin, append(via, "./...")...)
+		expect(out, code, 3, admitFinding, storeFinding)
 	}
-	out, code = run(bin, "-inprocess", "./...")
-	expect(out, code, 3, admitFinding, storeFinding)
-	viaVetJSON, _ := run(bin, "-json", "./...")
-	if inJSON, _ := run(bin, "-inprocess", "-json", "./..."); inJSON != viaVetJSON {
-		t.Errorf("-inprocess -json differs:\n%s\nfrom go vet:\n%s", inJSON, viaVetJSON)
+	viaVetJSON, _ := run(bin, "-inprocess=false", "-json", "./...")
+	if inJSON, _ := run(bin, "-json", "./..."); inJSON != viaVetJSON {
+		t.Errorf("-json differs in-process:\n%s\nfrom go vet:\n%s", inJSON, viaVetJSON)
+	}
+	// Where the in-process run cannot go (the package does not compile,
+	// below), the driver goes through go vet: loose runs allow that.
+	loose := func(args ...string) (string, int) {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Dir, cmd.Env = mod, append(slices.Clone(env), requireInProcess+"=")
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		if ee, ok := err.(*exec.ExitError); ok {
+			return out.String(), ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return out.String(), 0
 	}
 
 	// go vet -vettool: facts flow from store to admit.
-	out, code = run("go", "vet", "-vettool="+bin, "./...")
+	out, code := run("go", "vet", "-vettool="+bin, "./...")
 	expect(out, code, 1, admitFinding, storeFinding)
 
 	// -json, and a clean package.
@@ -147,11 +156,13 @@ func TestGoCommandIntegration(t *testing.T) {
 		}
 		return &log
 	}
-	viaVet, viaChecker := sarif("-sarif", "./..."), sarif("-checker", "-sarif", "./...")
-	got, _ := json.Marshal(viaChecker.Runs[0].Results)
+	viaVet := sarif("-inprocess=false", "-sarif", "./...")
 	want, _ := json.Marshal(viaVet.Runs[0].Results)
-	if !bytes.Equal(got, want) {
-		t.Errorf("-checker -sarif results differ:\n%s\nfrom go vet:\n%s", got, want)
+	for _, via := range [][]string{nil, {"-checker"}} {
+		got, _ := json.Marshal(sarif(append(via, "-sarif", "./...")...).Runs[0].Results)
+		if !bytes.Equal(got, want) {
+			t.Errorf("%v -sarif results differ:\n%s\nfrom go vet:\n%s", via, got, want)
+		}
 	}
 	var locs []string
 	for _, r := range viaVet.Runs[0].Results {
@@ -195,9 +206,9 @@ func TestGoCommandIntegration(t *testing.T) {
 	if trees, _ := filepath.Glob(filepath.Join(tmp, "cache", "lockgap", "inprocess", "*.json")); len(trees) == 0 {
 		t.Errorf("-inprocess kept no tree in its cache")
 	}
-	out, code = run(bin, "-inprocess", "./store")
+	out, code = run(bin, "-inprocess=false", "./store")
 	if code != 0 || strings.Contains(out, storeFinding) {
-		t.Errorf("-inprocess after -fix: exit %d\n%s", code, out)
+		t.Errorf("-inprocess=false after -fix: exit %d\n%s", code, out)
 	}
 
 	// A test file that does not compile: go vet analyses admit with its
@@ -207,18 +218,13 @@ func TestGoCommandIntegration(t *testing.T) {
 	if err := os.WriteFile(badTest, []byte("package admit\n\nvar _ = generatedOnly\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// In-process, the type error sends the run through go vet, which
+	// says what is wrong; required to stay in-process, it fails.
+	out, code = loose("./...")
+	expect(out, code, 1, "generatedOnly")
 	out, code = run(bin, "./...")
 	expect(out, code, 1, "generatedOnly")
-	// -inprocess leaves a package that does not compile to go vet, which
-	// says what is wrong; required to stay in-process, it fails.
-	fallback := exec.Command(bin, "-inprocess", "./...")
-	fallback.Dir, fallback.Env = mod, append(slices.Clone(env), requireInProcess+"=")
-	if out, err := fallback.CombinedOutput(); !strings.Contains(string(out), "generatedOnly") || !failed(err) {
-		t.Errorf("-inprocess with a broken test file: %v\n%s", err, out)
-	}
-	out, code = run(bin, "-inprocess", "./...")
-	expect(out, code, 1, "generatedOnly")
-	out, code = run(bin, "-test=false", "./...")
+	out, code = loose("-test=false", "./...")
 	expect(out, code, 3, admitFinding)
 	if strings.Contains(out, "generatedOnly") {
 		t.Errorf("-test=false still fails on a test file:\n%s", out)
@@ -232,11 +238,11 @@ func TestGoCommandIntegration(t *testing.T) {
 	if err := os.WriteFile(storeTest, []byte("package store\n\nvar _ = generatedOnly\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code = run(bin, "-test=false", "-fix", "./...")
+	out, code = loose("-test=false", "-fix", "./...")
 	if code != 0 {
 		t.Errorf("-test=false -fix: exit %d\n%s", code, out)
 	}
-	out, code = run(bin, "-test=false", "./...")
+	out, code = loose("-test=false", "./...")
 	expect(out, code, 3, admitFinding)
 	if strings.Contains(out, storeFinding) {
 		t.Errorf("-test=false -fix left store unfixed:\n%s", out)
@@ -258,14 +264,14 @@ func TestGoCommandIntegration(t *testing.T) {
 	if err := os.WriteFile(broken, []byte("package broken\n\nimport \"example.com/missing/pkg\"\n\nvar X = pkg.Y\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code = run(bin, "./...")
+	out, code = loose("./...")
 	expect(out, code, 1, admitFinding, "example.com/missing/pkg")
 
 	// -fix, likewise, fixes the packages that load and says what failed.
 	if err := os.WriteFile(filepath.Join(mod, "store", "store.go"), []byte(twoPackages["store/store.go"]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code = run(bin, "-fix", "./...")
+	out, code = loose("-fix", "./...")
 	expect(out, code, 1, "example.com/missing/pkg")
 	out, code = run(bin, "./store")
 	if code != 0 || strings.Contains(out, storeFinding) {
@@ -295,9 +301,9 @@ func Abs(n int) int { return int(C.abs(C.int(n))) }
 `,
 	}
 	bin, _, _, run := setUpModule(t, t.TempDir(), files)
-	out, code := run(bin, "-inprocess", "./...")
+	out, code := run(bin, "./...")
 	if code != 3 || !strings.Contains(out, storeFinding) {
-		t.Errorf("-inprocess on a cgo package: exit %d, want 3 and %q\n%s", code, storeFinding, out)
+		t.Errorf("in-process on a cgo package: exit %d, want 3 and %q\n%s", code, storeFinding, out)
 	}
 }
 

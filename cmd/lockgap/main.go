@@ -12,12 +12,15 @@
 //	lockgap help [pass]                       # documentation
 //	go vet -vettool=$(which lockgap) packages # the same analysis under go vet
 //
-// Standalone runs drive `go vet -vettool` with this binary, so each package
-// is analysed from its syntax with its dependencies' export data and
-// lockgap facts, and results are cached per package by the go command. The
-// flag -checker analyses in-process instead (it loads every dependency from
-// source: slower and much larger, but independent of the go command's
-// cache).
+// Standalone runs ask the go command for the package graph and analyse it
+// in this process: the standard library from its export data, every other
+// package type-checked from source once, in dependency order, with
+// lockgap's facts kept in memory; the result is cached by the contents it
+// depends on. A package that does not compile, or -inprocess=false, sends
+// the run through `go vet -vettool` with this binary instead: a process
+// per package, cached per package by the go command. The flag -checker
+// analyses with the x/tools checker (it loads every dependency from
+// source, the standard library included: slower and much larger).
 package main
 
 import (

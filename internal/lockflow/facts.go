@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"fmt"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -264,6 +265,13 @@ func (s *summary) toFact() *LockSummary {
 	return f
 }
 
+// DependenciesFromSource is set by the driver's in-process run, where a
+// package's dependencies were type-checked from source. Under go vet they
+// come from export data, which leaves out their unexported package
+// variables, so a summary naming one resolves to nothing there; the
+// in-process run drops those too, and gives go vet's findings.
+var DependenciesFromSource bool
+
 // fromFact converts an imported fact back, resolving package variables in
 // the current SSA program (those of packages it does not know are dropped).
 func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
@@ -273,7 +281,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 			return relPath{param: p.Param, steps: p.Steps}, true
 		}
 		pkg := prog.ImportedPackage(p.GlobalPkg)
-		if pkg == nil {
+		if pkg == nil || (DependenciesFromSource && !token.IsExported(p.GlobalName)) {
 			return relPath{}, false
 		}
 		g, ok := pkg.Members[p.GlobalName].(*ssa.Global)

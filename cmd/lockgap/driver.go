@@ -341,6 +341,16 @@ type report struct {
 // packages asked for and their dependencies, and settles the findings
 // that depend on callers in other packages.
 func runReport(o *driverOptions, self string) (*report, error) {
+	if o.singleProcess {
+		run, err := runInProcess(o)
+		if err == nil {
+			silenced := settleConditions(run.tree, map[string]bool{}, run.roots, run.modules, moduleImporters)
+			return &report{tree: run.tree, roots: run.roots, stderr: new(bytes.Buffer), silenced: silenced}, nil
+		}
+		if os.Getenv(requireInProcess) == "require" {
+			return nil, err
+		}
+	}
 	// go list names the packages asked for; it runs beside go vet, which
 	// takes longer, so that a warm run costs what go vet's does.
 	type listed struct {
@@ -370,20 +380,6 @@ func runReport(o *driverOptions, self string) (*report, error) {
 		stdout, stderr = new(bytes.Buffer), new(bytes.Buffer)
 		cmd.Stdout, cmd.Stderr = stdout, stderr
 		return stdout, stderr, cmd.Run()
-	}
-	if o.singleProcess {
-		tree, err := runInProcess(o)
-		if err == nil {
-			l := <-list
-			if l.err != nil {
-				return nil, l.err
-			}
-			silenced := settleConditions(tree, map[string]bool{}, l.roots, l.modules, moduleImporters)
-			return &report{tree: tree, roots: l.roots, stderr: new(bytes.Buffer), silenced: silenced}, nil
-		}
-		if os.Getenv(requireInProcess) == "require" {
-			return nil, err
-		}
 	}
 	stdout, stderr, runErr := runVet(o.patterns)
 	var analysed []string // when go vet had to be rerun on a subset

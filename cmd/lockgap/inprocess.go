@@ -77,9 +77,9 @@ type listedPackage struct {
 // all their dependencies, dependencies first. The files to type-check are
 // the Go files, or, where some package uses cgo, the files cgo produces
 // (go list -compiled, which costs more: asked for only then).
-func goListGraph(patterns []string) ([]*listedPackage, error) {
+func goListGraph(patterns []string) (pkgs []*listedPackage, err error) {
 	fields := "-json=ImportPath,Name,Dir,Standard,DepOnly,ForTest,GoFiles,CgoFiles,CompiledGoFiles,OtherFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors,Incomplete"
-	pkgs, err := goList(append([]string{"-deps", "-test", fields}, patterns...))
+	pkgs, err = goList(append([]string{"-deps", "-test", fields}, patterns...))
 	if err != nil {
 		return nil, err
 	}
@@ -92,28 +92,36 @@ func goListGraph(patterns []string) ([]*listedPackage, error) {
 			p.CompiledGoFiles = p.GoFiles
 		}
 	}
+	return pkgs, nil
+}
+
+// listExports fills in the export data files of the standard packages
+// (go list -export, which costs a quarter of a second even when all is
+// built: asked for only when the cache has no tree).
+func listExports(pkgs []*listedPackage) error {
 	var std []string
 	for _, p := range pkgs {
 		if p.Standard && p.ImportPath != "unsafe" {
 			std = append(std, p.ImportPath)
 		}
 	}
-	if len(std) > 0 {
-		exports, err := goList(append([]string{"-export", "-json=ImportPath,Export"}, std...))
-		if err != nil {
-			return nil, err
-		}
-		byPath := map[string]string{}
-		for _, e := range exports {
-			byPath[e.ImportPath] = e.Export
-		}
-		for _, p := range pkgs {
-			if p.Standard {
-				p.Export = byPath[p.ImportPath]
-			}
+	if len(std) == 0 {
+		return nil
+	}
+	exports, err := goList(append([]string{"-export", "-json=ImportPath,Export"}, std...))
+	if err != nil {
+		return err
+	}
+	byPath := map[string]string{}
+	for _, e := range exports {
+		byPath[e.ImportPath] = e.Export
+	}
+	for _, p := range pkgs {
+		if p.Standard {
+			p.Export = byPath[p.ImportPath]
 		}
 	}
-	return pkgs, nil
+	return nil
 }
 
 func goList(args []string) ([]*listedPackage, error) {
@@ -183,15 +191,34 @@ type pkgFactKey struct {
 	t   reflect.Type
 }
 
-// runInProcess analyses patterns in this process and returns the JSON
-// tree the driver's go vet run would have printed.
-func runInProcess(o *driverOptions) (jsonTree, error) {
+// inProcessResult is what an in-process run found: the JSON tree the
+// driver's go vet run would have printed, and the packages asked for
+// (with their modules).
+type inProcessResult struct {
+	tree    jsonTree
+	roots   map[string]bool
+	modules map[string]string
+}
+
+// runInProcess analyses patterns in this process.
+func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	if mayNameStd(o.patterns) {
 		return nil, errNotInProcess
 	}
+	toolchain := make(chan string, 1)
+	go func() { toolchain <- goEnv("GOARCH", "GOOS", "GOROOT", "GOVERSION") }()
 	pkgs, err := goListGraph(o.patterns)
 	if err != nil {
 		return nil, errors.Join(errNotInProcess, err)
+	}
+	res := &inProcessResult{roots: map[string]bool{}, modules: map[string]string{}}
+	for _, p := range pkgs {
+		if !p.DepOnly && p.ForTest == "" && !strings.HasSuffix(p.ImportPath, ".test") {
+			res.roots[p.ImportPath] = true
+			if p.Module != nil {
+				res.modules[p.ImportPath] = p.Module.Path
+			}
+		}
 	}
 	hasVariant, imported := map[string]bool{}, map[string]bool{}
 	byPath := map[string]*listedPackage{}
@@ -207,12 +234,19 @@ func runInProcess(o *driverOptions) (jsonTree, error) {
 			imported[imp] = true
 		}
 	}
-	goarch := goEnv("GOARCH")
-	key, keyErr := resultKey(o, goarch, pkgs)
+	env := strings.Split(strings.TrimSpace(<-toolchain), "\n")
+	if len(env) != 4 {
+		return nil, errNotInProcess
+	}
+	goarch := env[0]
+	key, keyErr := resultKey(o, strings.Join(env, " "), pkgs)
 	if keyErr == nil {
-		if tree, ok := cachedTree(key); ok {
-			return tree, nil
+		if res.tree, _ = cachedTree(key); res.tree != nil {
+			return res, nil
 		}
+	}
+	if err := listExports(pkgs); err != nil {
+		return nil, errors.Join(errNotInProcess, err)
 	}
 	r := &inProcessRun{
 		fset:     token.NewFileSet(),
@@ -267,14 +301,16 @@ func runInProcess(o *driverOptions) (jsonTree, error) {
 	if keyErr == nil {
 		storeTree(key, r.tree)
 	}
-	return r.tree, nil
+	res.tree = r.tree
+	return res, nil
 }
 
 // resultKey hashes what a run's tree depends on: this binary, the flags
-// and patterns, the directory they are relative to, and every package of
-// the graph: its files' contents, or, for the standard library, its
-// export data (the go command names those files by their contents).
-func resultKey(o *driverOptions, goarch string, pkgs []*listedPackage) (string, error) {
+// and patterns, the directory they are relative to, the toolchain, and
+// every package of the graph: its files' contents, or, for the standard
+// library, which of its files the build uses (the toolchain's GOROOT
+// fixes their contents).
+func resultKey(o *driverOptions, toolchain string, pkgs []*listedPackage) (string, error) {
 	h := sha256.New()
 	self, err := os.Executable()
 	if err != nil {
@@ -284,16 +320,14 @@ func resultKey(o *driverOptions, goarch string, pkgs []*listedPackage) (string, 
 		return "", err
 	}
 	wd, _ := os.Getwd()
-	fmt.Fprintf(h, "%q %q %q %q %s %s\n", wd, o.passFlags, o.patterns, os.Getenv("LOCKGAP_BENCH_NONCE"), goarch, runtime.Version())
+	fmt.Fprintf(h, "%q %q %q %q %s %s\n", wd, o.passFlags, o.patterns, os.Getenv("LOCKGAP_BENCH_NONCE"), toolchain, runtime.Version())
 	for _, p := range pkgs {
-		fmt.Fprintf(h, "%s %s %q %v\n", p.ImportPath, p.Export, p.Module, p.Imports)
+		fmt.Fprintf(h, "%s %s %q %v %v\n", p.ImportPath, p.Dir, p.Module, p.Imports, p.CompiledGoFiles)
 		if p.Standard {
 			continue
 		}
 		for _, name := range p.CompiledGoFiles {
-			name = absIn(p.Dir, name)
-			fmt.Fprintf(h, "%s\n", name)
-			if err := hashFile(h, name); err != nil {
+			if err := hashFile(h, absIn(p.Dir, name)); err != nil {
 				return "", err
 			}
 		}
@@ -432,12 +466,13 @@ func selectAnalyzers(passFlags []string) ([]*analysis.Analyzer, map[*analysis.An
 	return order, enabled, nil
 }
 
-func goEnv(name string) string {
-	out, err := exec.Command("go", "env", name).Output()
+// goEnv returns the go command's values of names, a line each.
+func goEnv(names ...string) string {
+	out, err := exec.Command("go", append([]string{"env"}, names...)...).Output()
 	if err != nil {
-		return runtime.GOARCH
+		return ""
 	}
-	return strings.TrimSpace(string(out))
+	return string(out)
 }
 
 // analysePackage type-checks p from source and runs the analyzers on it,

@@ -172,23 +172,19 @@ type inProcessRun struct {
 	exportMu sync.Mutex
 	imported map[string]*types.Package // standard packages read from export data
 
-	factsMu  sync.Mutex
-	objFacts map[objFactKey]analysis.Fact
-	pkgFacts map[pkgFactKey]analysis.Fact
+	factsMu sync.Mutex
+	facts   map[factKey]analysis.Fact
 
 	treeMu sync.Mutex
 	tree   jsonTree
 	failed error // the first error that sends the run back to go vet
 }
 
-type objFactKey struct {
-	obj types.Object
-	t   reflect.Type
-}
-
-type pkgFactKey struct {
-	pkg *types.Package
-	t   reflect.Type
+// factKey: a fact of type t about a types.Object, or about a package
+// (a *types.Package).
+type factKey struct {
+	subject any
+	t       reflect.Type
 }
 
 // inProcessResult is what an in-process run found: the JSON tree the
@@ -241,7 +237,8 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	goarch := env[0]
 	key, keyErr := resultKey(o, strings.Join(env, " "), pkgs)
 	if keyErr == nil {
-		if res.tree, _ = cachedTree(key); res.tree != nil {
+		if tree, ok := cachedTree(key); ok {
+			res.tree = tree
 			return res, nil
 		}
 	}
@@ -251,8 +248,7 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	r := &inProcessRun{
 		fset:     token.NewFileSet(),
 		imported: map[string]*types.Package{},
-		objFacts: map[objFactKey]analysis.Fact{},
-		pkgFacts: map[pkgFactKey]analysis.Fact{},
+		facts:    map[factKey]analysis.Fact{},
 		tree:     jsonTree{},
 	}
 	if r.sizes = types.SizesFor("gc", goarch); r.sizes == nil {
@@ -564,10 +560,15 @@ func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*liste
 				diags = append(diags, d)
 				passOf = append(passOf, a.Name)
 			},
-			ImportObjectFact:  func(obj types.Object, f analysis.Fact) bool { return r.importObjectFact(obj, f) },
-			ExportObjectFact:  func(obj types.Object, f analysis.Fact) { r.exportObjectFact(pkg, obj, f) },
-			ImportPackageFact: func(q *types.Package, f analysis.Fact) bool { return r.importPackageFact(q, f) },
-			ExportPackageFact: func(f analysis.Fact) { r.exportPackageFact(pkg, f) },
+			ImportObjectFact: func(obj types.Object, f analysis.Fact) bool { return r.importFact(obj, f) },
+			ExportObjectFact: func(obj types.Object, f analysis.Fact) {
+				if obj.Pkg() != pkg {
+					panic(fmt.Sprintf("fact %T exported for %s of another package than %s", f, obj, pkg.Path()))
+				}
+				r.exportFact(obj, f)
+			},
+			ImportPackageFact: func(q *types.Package, f analysis.Fact) bool { return r.importFact(q, f) },
+			ExportPackageFact: func(f analysis.Fact) { r.exportFact(pkg, f) },
 			AllObjectFacts:    func() []analysis.ObjectFact { return r.allObjectFacts(a, dependencies(pkg)) },
 			AllPackageFacts:   func() []analysis.PackageFact { return r.allPackageFacts(a, dependencies(pkg)) },
 		}
@@ -621,9 +622,10 @@ func (r *inProcessRun) importStandard(p *listedPackage) (*types.Package, error) 
 	return gcexportdata.Read(rd, r.fset, r.imported, p.ImportPath)
 }
 
-func (r *inProcessRun) importObjectFact(obj types.Object, f analysis.Fact) bool {
+// importFact copies the fact of f's type about subject into f.
+func (r *inProcessRun) importFact(subject any, f analysis.Fact) bool {
 	r.factsMu.Lock()
-	stored, ok := r.objFacts[objFactKey{obj, reflect.TypeOf(f)}]
+	stored, ok := r.facts[factKey{subject, reflect.TypeOf(f)}]
 	r.factsMu.Unlock()
 	if ok {
 		reflect.ValueOf(f).Elem().Set(reflect.ValueOf(stored).Elem())
@@ -631,54 +633,41 @@ func (r *inProcessRun) importObjectFact(obj types.Object, f analysis.Fact) bool 
 	return ok
 }
 
-func (r *inProcessRun) exportObjectFact(pkg *types.Package, obj types.Object, f analysis.Fact) {
-	if obj.Pkg() != pkg {
-		panic(fmt.Sprintf("fact %T exported for %s of another package than %s", f, obj, pkg.Path()))
-	}
+func (r *inProcessRun) exportFact(subject any, f analysis.Fact) {
 	r.factsMu.Lock()
-	r.objFacts[objFactKey{obj, reflect.TypeOf(f)}] = f
-	r.factsMu.Unlock()
-}
-
-func (r *inProcessRun) importPackageFact(pkg *types.Package, f analysis.Fact) bool {
-	r.factsMu.Lock()
-	stored, ok := r.pkgFacts[pkgFactKey{pkg, reflect.TypeOf(f)}]
-	r.factsMu.Unlock()
-	if ok {
-		reflect.ValueOf(f).Elem().Set(reflect.ValueOf(stored).Elem())
-	}
-	return ok
-}
-
-func (r *inProcessRun) exportPackageFact(pkg *types.Package, f analysis.Fact) {
-	r.factsMu.Lock()
-	r.pkgFacts[pkgFactKey{pkg, reflect.TypeOf(f)}] = f
+	r.facts[factKey{subject, reflect.TypeOf(f)}] = f
 	r.factsMu.Unlock()
 }
 
 // allObjectFacts returns a's facts about objects of deps: what the
 // package would have read from its dependencies' facts files.
 func (r *inProcessRun) allObjectFacts(a *analysis.Analyzer, deps map[*types.Package]bool) []analysis.ObjectFact {
-	kinds := factTypes(a)
-	r.factsMu.Lock()
-	defer r.factsMu.Unlock()
-	var out []analysis.ObjectFact
-	for k, f := range r.objFacts {
-		if kinds[k.t] && deps[k.obj.Pkg()] {
-			out = append(out, analysis.ObjectFact{Object: k.obj, Fact: f})
+	return factsAbout(r, a, deps, func(subject any, f analysis.Fact) (analysis.ObjectFact, *types.Package, bool) {
+		obj, ok := subject.(types.Object)
+		if !ok {
+			return analysis.ObjectFact{}, nil, false
 		}
-	}
-	return out
+		return analysis.ObjectFact{Object: obj, Fact: f}, obj.Pkg(), true
+	})
 }
 
 func (r *inProcessRun) allPackageFacts(a *analysis.Analyzer, deps map[*types.Package]bool) []analysis.PackageFact {
+	return factsAbout(r, a, deps, func(subject any, f analysis.Fact) (analysis.PackageFact, *types.Package, bool) {
+		pkg, ok := subject.(*types.Package)
+		return analysis.PackageFact{Package: pkg, Fact: f}, pkg, ok
+	})
+}
+
+// factsAbout returns a's facts whose subject entry takes and places in
+// one of deps, as entry makes them.
+func factsAbout[T any](r *inProcessRun, a *analysis.Analyzer, deps map[*types.Package]bool, entry func(subject any, f analysis.Fact) (T, *types.Package, bool)) []T {
 	kinds := factTypes(a)
 	r.factsMu.Lock()
 	defer r.factsMu.Unlock()
-	var out []analysis.PackageFact
-	for k, f := range r.pkgFacts {
-		if kinds[k.t] && deps[k.pkg] {
-			out = append(out, analysis.PackageFact{Package: k.pkg, Fact: f})
+	var out []T
+	for k, f := range r.facts {
+		if e, pkg, ok := entry(k.subject, f); ok && kinds[k.t] && deps[pkg] {
+			out = append(out, e)
 		}
 	}
 	return out

@@ -50,7 +50,6 @@ var errNotInProcess = errors.New("not analysable in-process")
 // listedPackage is what go list -json says of a package.
 type listedPackage struct {
 	ImportPath      string
-	Name            string
 	Dir             string
 	Standard        bool
 	DepOnly         bool
@@ -78,7 +77,7 @@ type listedPackage struct {
 // the Go files, or, where some package uses cgo, the files cgo produces
 // (go list -compiled, which costs more: asked for only then).
 func goListGraph(patterns []string) (pkgs []*listedPackage, err error) {
-	fields := "-json=ImportPath,Name,Dir,Standard,DepOnly,ForTest,GoFiles,CgoFiles,CompiledGoFiles,OtherFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors,Incomplete"
+	fields := "-json=ImportPath,Dir,Standard,DepOnly,ForTest,GoFiles,CgoFiles,CompiledGoFiles,OtherFiles,IgnoredGoFiles,Imports,ImportMap,Module,Error,DepsErrors,Incomplete"
 	pkgs, err = goList(append([]string{"-deps", "-test", fields}, patterns...))
 	if err != nil {
 		return nil, err
@@ -148,18 +147,18 @@ func goList(args []string) ([]*listedPackage, error) {
 	}
 }
 
+// fromSource reports whether the run type-checks p from source: not the
+// standard library (read from export data; -lockgap.skipstd under go
+// vet), and not a test binary's generated main package.
+func fromSource(p *listedPackage) bool {
+	return !p.Standard && p.ImportPath != "unsafe" && !strings.HasSuffix(p.ImportPath, ".test")
+}
+
 // vetAnalyses reports whether go vet, asked for the same patterns, would
-// analyse p: not a test binary's main package, not the standard library
-// (-lockgap.skipstd), and a package with a test variant only when some
-// package of the graph imports it as it is.
+// print p's findings: a package it type-checks from source, and one with
+// a test variant only when some package of the graph imports it as it is.
 func vetAnalyses(p *listedPackage, hasVariant, imported map[string]bool) bool {
-	switch {
-	case p.Standard, p.ImportPath == "unsafe", strings.HasSuffix(p.ImportPath, ".test"):
-		return false
-	case hasVariant[p.ImportPath] && !imported[p.ImportPath]:
-		return false
-	}
-	return true
+	return fromSource(p) && (!hasVariant[p.ImportPath] || imported[p.ImportPath])
 }
 
 // inProcessRun is one in-process report run.
@@ -167,7 +166,6 @@ type inProcessRun struct {
 	fset      *token.FileSet
 	sizes     types.Sizes
 	analyzers []*analysis.Analyzer // prerequisites first
-	enabled   map[*analysis.Analyzer]bool
 
 	exportMu sync.Mutex
 	imported map[string]*types.Package // standard packages read from export data
@@ -209,7 +207,7 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	}
 	res := &inProcessResult{roots: map[string]bool{}, modules: map[string]string{}}
 	for _, p := range pkgs {
-		if !p.DepOnly && p.ForTest == "" && !strings.HasSuffix(p.ImportPath, ".test") {
+		if !p.DepOnly && p.ForTest == "" && fromSource(p) {
 			res.roots[p.ImportPath] = true
 			if p.Module != nil {
 				res.modules[p.ImportPath] = p.Module.Path
@@ -254,7 +252,7 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	if r.sizes = types.SizesFor("gc", goarch); r.sizes == nil {
 		return nil, errNotInProcess
 	}
-	if r.analyzers, r.enabled, err = selectAnalyzers(o.passFlags); err != nil {
+	if r.analyzers, err = selectAnalyzers(o.passFlags); err != nil {
 		return nil, err
 	}
 	lockflow.ModuleContext, lockflow.DependenciesFromSource = true, true
@@ -262,7 +260,7 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	var wg sync.WaitGroup
 	for _, p := range pkgs {
 		p.done = make(chan struct{})
-		if p.Standard || p.ImportPath == "unsafe" || strings.HasSuffix(p.ImportPath, ".test") {
+		if !fromSource(p) {
 			close(p.done)
 			continue
 		}
@@ -316,7 +314,7 @@ func resultKey(o *driverOptions, toolchain string, pkgs []*listedPackage) (strin
 		return "", err
 	}
 	wd, _ := os.Getwd()
-	fmt.Fprintf(h, "%q %q %q %q %s %s\n", wd, o.passFlags, o.patterns, os.Getenv("LOCKGAP_BENCH_NONCE"), toolchain, runtime.Version())
+	fmt.Fprintf(h, "%q %q %q %q %s\n", wd, o.passFlags, o.patterns, os.Getenv("LOCKGAP_BENCH_NONCE"), toolchain)
 	for _, p := range pkgs {
 		fmt.Fprintf(h, "%s %s %q %v %v\n", p.ImportPath, p.Dir, p.Module, p.Imports, p.CompiledGoFiles)
 		if p.Standard {
@@ -416,8 +414,9 @@ func storeTree(key string, tree jsonTree) {
 // selectAnalyzers returns the passes the flags leave enabled, with the
 // analyzers they require before them, as multichecker would run them:
 // naming a pass =true runs only the passes so named, =false leaves one
-// out. A -PASS.FLAG sets that flag of the pass.
-func selectAnalyzers(passFlags []string) ([]*analysis.Analyzer, map[*analysis.Analyzer]bool, error) {
+// out. A -PASS.FLAG sets that flag of the pass. Every one runs on every
+// package: the engine's facts come from the packages it runs on.
+func selectAnalyzers(passFlags []string) ([]*analysis.Analyzer, error) {
 	on, off := map[string]bool{}, map[string]bool{}
 	for _, f := range passFlags {
 		name, value, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
@@ -425,7 +424,7 @@ func selectAnalyzers(passFlags []string) ([]*analysis.Analyzer, map[*analysis.An
 			for _, a := range passes {
 				if a.Name == pass {
 					if err := a.Flags.Set(flagName, cmp.Or(value, "true")); err != nil {
-						return nil, nil, err
+						return nil, err
 					}
 				}
 			}
@@ -437,7 +436,6 @@ func selectAnalyzers(passFlags []string) ([]*analysis.Analyzer, map[*analysis.An
 			on[name] = true
 		}
 	}
-	enabled := map[*analysis.Analyzer]bool{}
 	var order []*analysis.Analyzer
 	seen := map[*analysis.Analyzer]bool{}
 	var add func(a *analysis.Analyzer)
@@ -453,13 +451,10 @@ func selectAnalyzers(passFlags []string) ([]*analysis.Analyzer, map[*analysis.An
 	}
 	for _, a := range passes {
 		if (len(on) == 0 || on[a.Name]) && !off[a.Name] {
-			enabled[a] = true
 			add(a)
 		}
 	}
-	// Facts come from the packages a pass runs on; an analyzer with
-	// facts runs on every package, as under go vet.
-	return order, enabled, nil
+	return order, nil
 }
 
 // goEnv returns the go command's values of names, a line each.
@@ -537,9 +532,6 @@ func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*liste
 	var diags []analysis.Diagnostic
 	var passOf []string
 	for _, a := range r.analyzers {
-		if len(a.FactTypes) == 0 && !r.enabled[a] && !requiredBy(a, r.enabled) {
-			continue
-		}
 		inputs := map[*analysis.Analyzer]any{}
 		for _, req := range a.Requires {
 			inputs[req] = results[req]
@@ -582,21 +574,6 @@ func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*liste
 		r.addToTree(p.ImportPath, diags, passOf)
 	}
 	return nil
-}
-
-// requiredBy reports whether an enabled analyzer requires a, directly or
-// not.
-func requiredBy(a *analysis.Analyzer, enabled map[*analysis.Analyzer]bool) bool {
-	var reaches func(b *analysis.Analyzer) bool
-	reaches = func(b *analysis.Analyzer) bool {
-		return slices.ContainsFunc(b.Requires, func(c *analysis.Analyzer) bool { return c == a || reaches(c) })
-	}
-	for b := range enabled {
-		if reaches(b) {
-			return true
-		}
-	}
-	return false
 }
 
 // importStandard reads a standard package from its export data, once for

@@ -307,6 +307,66 @@ func Abs(n int) int { return int(C.abs(C.int(n))) }
 	}
 }
 
+// A registry whose lock and map are unexported package variables, and a
+// caller in another package that reads an entry through one exported
+// function and writes it through another. Under go vet the caller's
+// package imports the registry from export data, which has neither
+// variable, so the helpers' summaries name nothing and nothing is
+// reported; the in-process run, which has the registry's source types,
+// must not see more (-checker, loading from source, does).
+var unexportedState = map[string]string{
+	"go.mod": "module example.com/ug\n\ngo 1.26.0\n",
+	"reg/reg.go": `package reg
+
+import "sync"
+
+var (
+	mu    sync.Mutex
+	names = map[string]string{}
+)
+
+// Lookup returns k's entry.
+func Lookup(k string) string {
+	mu.Lock()
+	defer mu.Unlock()
+	return names[k]
+}
+
+// Put stores v under k.
+func Put(k, v string) {
+	mu.Lock()
+	names[k] = v
+	mu.Unlock()
+}
+`,
+	"app/app.go": `package app
+
+import "example.com/ug/reg"
+
+// Rename appends a mark to k's entry.
+func Rename(k string) {
+	v := reg.Lookup(k)
+	reg.Put(k, v+"!")
+}
+`,
+}
+
+func TestInProcessSeesWhatGoVetSees(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	bin, _, _, run := setUpModule(t, t.TempDir(), unexportedState)
+	const finding = "reg.mu is locked again by reg.Put"
+	for _, via := range [][]string{nil, {"-inprocess=false"}} {
+		if out, code := run(bin, append(via, "./...")...); code != 0 {
+			t.Errorf("%v: exit %d, want 0\n%s", via, code, out)
+		}
+	}
+	if out, code := run(bin, "-checker", "./..."); code != 3 || !strings.Contains(out, finding) {
+		t.Errorf("-checker: exit %d, want 3 and %q (the shape is reachable from source)\n%s", code, finding, out)
+	}
+}
+
 // setUpModule builds lockgap into tmp, writes the module's files, and
 // returns a runner of commands in it with a fresh build cache.
 func setUpModule(t *testing.T, tmp string, files map[string]string) (bin, mod string, env []string, run func(name string, args ...string) (string, int)) {

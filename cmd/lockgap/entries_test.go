@@ -256,6 +256,179 @@ func TopUp(l *quota.Ledger, account string) { l.Credit(account, -5) }
 	check(false, bin, "./...")
 }
 
+// TestLockedEntriesThroughInterface: the calls that keep a gap's locked
+// entry safe may go through an interface (testdata/src/lockedentries:
+// the box office books seats through its Booker interface, under its
+// lock). The driver counts every interface call in the module that may
+// land in the entry, since no interface outside the module can name
+// seats.Seat; it keeps the finding when one such call holds no lock, or
+// when a method value of the interface runs wherever it is handed.
+func TestLockedEntriesThroughInterface(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	read := func(name string) string { return readFixture(t, "lockedentries", "example.com/box", name) }
+	chart := read("seats/seats.go")
+	finding := findingAt(chart, "seats.go", "c.mu.Lock", "c.mu is locked again")
+	files := map[string]string{
+		"go.mod":                 "module example.com/box\n\ngo 1.26.0\n",
+		"seats/seats.go":         chart,
+		"boxoffice/boxoffice.go": read("boxoffice/boxoffice.go"),
+		"cmd/box/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/box/boxoffice"
+	"example.com/box/seats"
+)
+
+func main() {
+	fmt.Println(boxoffice.New().Sell("matinee", seats.Seat{Row: 'A', Num: 1}, "ann"))
+}
+`,
+	}
+	m := newEntryModule(t, files, finding)
+	bin, check, write, remove := m.bin, m.check, m.write, m.remove
+	check(false, bin, "./...")
+	check(true, bin, "./seats")                        // the box office was not analysed
+	check(true, "go", "vet", "-vettool="+bin, "./...") // one package at a time
+	// A kiosk booking through the same interface with no lock held.
+	write("kiosk/kiosk.go", `package kiosk
+
+import (
+	"example.com/box/boxoffice"
+	"example.com/box/seats"
+)
+
+func Grab(b boxoffice.Booker, s seats.Seat) bool { return b.Book(s, "kiosk") }
+`)
+	check(true, bin, "./...")
+	remove("kiosk")
+	// A method value of the interface runs wherever it is called.
+	write("later/later.go", `package later
+
+import (
+	"example.com/box/boxoffice"
+	"example.com/box/seats"
+)
+
+func Booking(b boxoffice.Booker) func(seats.Seat, string) bool { return b.Book }
+`)
+	check(true, bin, "./...")
+	remove("later")
+	check(false, bin, "./...")
+}
+
+// TestLockedReentry: a reader that takes its read lock again hangs only
+// if a writer locks in between. The segment index's Heads does, and is
+// exported; the driver drops the finding when every call in the module
+// of Heads and of the index's writer, Append, holds a lock (the
+// journal's), and keeps it when one package appends with none.
+func TestLockedReentry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	index := `package index
+
+import "sync"
+
+type Index struct {
+	mu   sync.RWMutex
+	segs map[int]string
+	last int
+}
+
+func New() *Index { return &Index{segs: map[int]string{}} }
+
+func (x *Index) segment(n int) string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.segs[n]
+}
+
+// Heads lists the segments; callers serialise it with Append.
+func (x *Index) Heads() []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var out []string
+	for n := range x.segs {
+		out = append(out, x.segment(n)) // want
+	}
+	return out
+}
+
+func (x *Index) Append(s string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.last++
+	x.segs[x.last] = s
+}
+`
+	line := strings.Count(index[:strings.Index(index, "x.segment(n)) // want")], "\n") + 1
+	finding := fmt.Sprintf("index.go:%d:21: x.mu is held for reading here and x.segment takes its read lock again", line)
+	files := map[string]string{
+		"go.mod":         "module example.com/journal\n\ngo 1.26.0\n",
+		"index/index.go": index,
+		"journal/journal.go": `package journal
+
+import (
+	"sync"
+
+	"example.com/journal/index"
+)
+
+type Journal struct {
+	mu    sync.Mutex
+	index *index.Index
+}
+
+func New() *Journal { return &Journal{index: index.New()} }
+
+func (j *Journal) Write(s string) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.index.Append(s)
+}
+
+func (j *Journal) Heads() []string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.index.Heads()
+}
+`,
+		"cmd/journal/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/journal/journal"
+)
+
+func main() {
+	j := journal.New()
+	j.Write("a")
+	fmt.Println(j.Heads())
+}
+`,
+	}
+	m := newEntryModule(t, files, finding)
+	bin, check, write, remove := m.bin, m.check, m.write, m.remove
+	check(false, bin, "./...")
+	check(true, bin, "./index")                        // the journal was not analysed
+	check(true, "go", "vet", "-vettool="+bin, "./...") // one package at a time
+	// A compactor appending on its own goroutine, with no lock held.
+	write("compact/compact.go", `package compact
+
+import "example.com/journal/index"
+
+func Start(x *index.Index) { go x.Append("compacted") }
+`)
+	check(true, bin, "./...")
+	remove("compact")
+	check(false, bin, "./...")
+}
+
 // readFixture returns testdata/src/<fixture>/<name> with the fixture's
 // imports of its own packages moved into module mod.
 func readFixture(t *testing.T, fixture, mod, name string) string {

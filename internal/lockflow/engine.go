@@ -222,6 +222,9 @@ type engine struct {
 	writeLockedClasses map[string]bool
 	// writeLockers: per lock class, the functions taking its write lock.
 	writeLockers map[string][]*ssa.Function
+	// invokeSites: the package's interface calls, by method name (nil
+	// until asked).
+	invokeSites map[string][]ssa.CallInstruction
 	// unlockedOwn: per method, the fields of its receiver it reads and
 	// writes with no lock held (see readersSerialised).
 	unlockedOwn map[*ssa.Function]*ownAccess

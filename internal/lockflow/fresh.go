@@ -53,7 +53,7 @@ func (*FreshEntry) String() string { return "fresh entry" }
 // uses of the functions in entries (by origin, with the argument that must
 // be fresh): calls on a fresh object, and any other use.
 func (e *engine) freshUses(funcs []*ssa.Function, entries map[*types.Func]int) (fresh, other map[*types.Func]token.Pos) {
-	return e.entryUses(funcs, entries, func(call *ssa.Call, caller *ssa.Function, arg int) bool {
+	return e.entryUses(funcs, entries, false, func(call *ssa.Call, caller *ssa.Function, arg int) bool {
 		return arg < len(call.Call.Args) && e.freshArg(call.Call.Args[arg], caller, call)
 	})
 }
@@ -61,8 +61,13 @@ func (e *engine) freshUses(funcs []*ssa.Function, entries map[*types.Func]int) (
 // entryUses sorts, over funcs (test files aside), the uses of the
 // functions in entries (by origin, each with an argument index for good):
 // static calls of the function itself that good accepts, and any other
-// use, a reach through an interface or a generic body included.
-func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, good func(call *ssa.Call, caller *ssa.Function, arg int) bool) (accepted, other map[*types.Func]token.Pos) {
+// use, a reach through an interface or a generic body included. With
+// dispatch, an interface call that may land in a method of entries is a
+// call of it, accepted or not by good, and converting the method's type
+// to an interface is no use by itself when the method's signature names
+// a type of the module (moduleBound): every call through an interface
+// is then in the module.
+func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, dispatch bool, good func(call *ssa.Call, caller *ssa.Function, arg int) bool) (accepted, other map[*types.Func]token.Pos) {
 	accepted, other = map[*types.Func]token.Pos{}, map[*types.Func]token.Pos{}
 	// note keeps the first position of each kind of use.
 	note := func(m map[*types.Func]token.Pos, f *types.Func, pos token.Pos) {
@@ -80,7 +85,7 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, g
 	}
 	// A type that has the method in its method set lets an interface
 	// call, or a generic function's body, reach it.
-	reaches := func(t types.Type, orPointer bool, pos token.Pos) {
+	reaches := func(t types.Type, orPointer, converted bool, pos token.Pos) {
 		typs := []types.Type{t}
 		if _, isPtr := t.(*types.Pointer); orPointer && !isPtr {
 			typs = append(typs, types.NewPointer(t))
@@ -89,6 +94,9 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, g
 			ms := types.NewMethodSet(typ)
 			for i := 0; i < ms.Len(); i++ {
 				if f, ok := entryOf(ms.At(i).Obj()); ok {
+					if converted && dispatch && moduleBound(f, e.thisModule()) {
+						continue // its interface calls are counted below
+					}
 					if debugEnabled {
 						fmt.Fprintf(os.Stderr, "entry %s reachable through %s\n", f, typ)
 					}
@@ -105,12 +113,33 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, g
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if mi, ok := instr.(*ssa.MakeInterface); ok {
-					reaches(mi.X.Type(), false, mi.Pos())
+					reaches(mi.X.Type(), false, true, mi.Pos())
+				}
+				if c, ok := instr.(ssa.CallInstruction); ok && dispatch && c.Common().IsInvoke() {
+					for obj, arg := range entries {
+						if !mayDispatchTo(c.Common(), obj) {
+							continue
+						}
+						if call, isCall := c.(*ssa.Call); isCall && good(call, fn, arg) {
+							note(accepted, obj, c.Pos())
+						} else {
+							note(other, obj, c.Pos())
+						}
+					}
 				}
 				ops = instr.Operands(ops[:0])
 				for i, o := range ops {
 					f, ok := (*o).(*ssa.Function)
 					if !ok || f.Object() == nil {
+						continue
+					}
+					if m, isMethod := f.Object().(*types.Func); dispatch && isMethod && m.Signature().Recv() != nil && types.IsInterface(m.Signature().Recv().Type()) {
+						// A method value or expression of an interface.
+						for obj := range entries {
+							if landsIn(m, m.Signature().Recv().Type(), obj) {
+								note(other, obj, instr.Pos())
+							}
+						}
 						continue
 					}
 					obj, ok := entryOf(f.Object())
@@ -136,7 +165,7 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, g
 				continue
 			}
 			for i := 0; i < inst.TypeArgs.Len(); i++ {
-				reaches(inst.TypeArgs.At(i), true, id.Pos())
+				reaches(inst.TypeArgs.At(i), true, false, id.Pos())
 			}
 		}
 	}

@@ -57,6 +57,11 @@ type Reentry struct {
 	// function with its own arguments (a total that locks and calls
 	// totalLocked): the caller holding the lock can call it instead.
 	Locked *ssa.Function
+	// LockedEntries: for a read lock taken again, the exported functions
+	// through which this function and the package's writers run outside
+	// calls made with a lock held; the driver drops the finding if every
+	// use of them in the module is such a call (lockedentries.go).
+	LockedEntries []string
 
 	lock Path // the lock held and taken again
 }

@@ -259,12 +259,17 @@ func Findings(pass *analysis.Pass, res *Result, w Wording, keep func(*Gap) bool)
 
 // ReentryFindings returns the diagnostics for the engine's reentries
 // that keep selects.
-func ReentryFindings(res *Result, src *Source, keep func(Reentry) bool) []analysis.Diagnostic {
+func ReentryFindings(pass *analysis.Pass, res *Result, src *Source, keep func(Reentry) bool) []analysis.Diagnostic {
 	var out []analysis.Diagnostic
 	for _, r := range res.Reentries {
-		if keep(r) {
-			out = append(out, DiagnoseReentry(src, r))
+		if !keep(r) || SilencedByCallers[pass.Fset.Position(r.Call).String()] {
+			continue
 		}
+		d := DiagnoseReentry(src, r)
+		if ModuleContext && len(r.LockedEntries) > 0 {
+			d.Category = UnlessLockedCategory + " " + strings.Join(r.LockedEntries, " ")
+		}
+		out = append(out, d)
 	}
 	return out
 }
@@ -447,7 +452,7 @@ func (p GapPass) Analyzer() *analysis.Analyzer {
 func (p GapPass) Findings(pass *analysis.Pass, res *Result) []analysis.Diagnostic {
 	out := Findings(pass, res, p.Wording, p.Owns)
 	if p.OwnsReentry != nil {
-		out = append(out, ReentryFindings(res, NewSource(pass), p.OwnsReentry)...)
+		out = append(out, ReentryFindings(pass, res, NewSource(pass), p.OwnsReentry)...)
 	}
 	return out
 }

@@ -237,6 +237,17 @@ func drive(args []string) int {
 		fmt.Fprintf(os.Stderr, "lockgap: %v\n", err)
 		return 1
 	}
+	if o.fix && !o.diff && r.fixable != nil {
+		// The report holds every fix, already settled: write them.
+		_, _, err := applyFixes(r.tree.keep(r.roots, o.tests), r.fixable)
+		switch {
+		case err == nil:
+			return 0
+		case !errors.Is(err, errNotFixable):
+			fmt.Fprintf(os.Stderr, "lockgap: %v\n", err)
+			return 1
+		}
+	}
 	if o.fix {
 		// Fixes only ever touch the packages asked for: no -lockgap.all.
 		// The report run above said which findings callers in other
@@ -335,6 +346,9 @@ type report struct {
 	// inProcess: the packages analysed without their tests, in-process,
 	// because only their tests failed to compile (-test=false).
 	inProcess []string
+	// fixable: for an in-process report, the files its fixes may edit
+	// (nil otherwise, or where some package asked for uses cgo).
+	fixable map[string]bool
 }
 
 // runReport runs go vet with this binary as the vet tool over the
@@ -345,7 +359,7 @@ func runReport(o *driverOptions, self string) (*report, error) {
 		run, err := runInProcess(o)
 		if err == nil {
 			silenced := settleConditions(run.tree, map[string]bool{}, run.roots, run.modules, moduleImporters)
-			return &report{tree: run.tree, roots: run.roots, stderr: new(bytes.Buffer), silenced: silenced}, nil
+			return &report{tree: run.tree, roots: run.roots, stderr: new(bytes.Buffer), silenced: silenced, fixable: run.fixable}, nil
 		}
 		if os.Getenv(requireInProcess) == "require" {
 			return nil, err

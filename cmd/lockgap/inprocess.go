@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -192,6 +193,9 @@ type inProcessResult struct {
 	tree    jsonTree
 	roots   map[string]bool
 	modules map[string]string
+	// fixable: the files -fix may edit from the tree (nil when the
+	// packages asked for use cgo; see applyfix.go).
+	fixable map[string]bool
 }
 
 // runInProcess analyses patterns in this process.
@@ -227,6 +231,9 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 		for _, imp := range p.Imports {
 			imported[imp] = true
 		}
+	}
+	if files, ok := fixableFiles(pkgs); ok {
+		res.fixable = files
 	}
 	env := strings.Split(strings.TrimSpace(<-toolchain), "\n")
 	if len(env) != 4 {
@@ -471,7 +478,7 @@ func goEnv(names ...string) string {
 func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*listedPackage, report bool) (err error) {
 	defer func() {
 		if x := recover(); x != nil {
-			err = fmt.Errorf("%s: panic: %v", p.ImportPath, x)
+			err = fmt.Errorf("%s: panic: %v\n%s", p.ImportPath, x, debug.Stack())
 		}
 	}()
 	var files []*ast.File

@@ -506,3 +506,71 @@ func TestCallsBackThroughGoVet(t *testing.T) {
 		}
 	}
 }
+
+// TestFixInProcess: -fix writes the fixes of an in-process report itself.
+// Over the fixture packages with fixes (testdata/src/*fix), it must leave
+// every file as go vet -fix (-inprocess=false) does, and the tree
+// building; and the fixes must be gone from the next report.
+func TestFixInProcess(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	files := map[string]string{"go.mod": "module example.com/fixes\n\ngo 1.26.0\n"}
+	dirs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "src", "*fix"))
+	// mutexmapkeyfix imports the types of mutexmaptypes.
+	for _, dir := range append(slices.Clone(dirs), filepath.Join("..", "..", "testdata", "src", "mutexmaptypes")) {
+		names, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		for _, name := range names {
+			data, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src := strings.ReplaceAll(string(data), `"mutexmaptypes"`, `"example.com/fixes/mutexmaptypes"`)
+			files[filepath.Join(filepath.Base(dir), filepath.Base(name))] = src
+		}
+	}
+	if len(files) < 10 {
+		t.Fatalf("found only %d fixture files", len(files))
+	}
+	tmp := t.TempDir()
+	bin, mod, env, run := setUpModule(t, tmp, files)
+	viaVet := filepath.Join(tmp, "viavet")
+	if out, err := exec.Command("cp", "-a", mod, viaVet).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	if out, code := run(bin, "-fix", "./..."); code != 0 {
+		t.Fatalf("-fix: exit %d\n%s", code, out)
+	}
+	cmd := exec.Command(bin, "-inprocess=false", "-fix", "./...")
+	cmd.Dir, cmd.Env = viaVet, env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("-inprocess=false -fix: %v\n%s", err, out)
+	}
+	changed := 0
+	for name, before := range files {
+		got, err := os.ReadFile(filepath.Join(mod, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(filepath.Join(viaVet, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: -fix wrote\n%s\ngo vet -fix wrote\n%s", name, got, want)
+		}
+		if string(got) != before {
+			changed++
+		}
+	}
+	if changed < len(dirs) {
+		t.Errorf("-fix changed %d files, want at least one per fixture (%d)", changed, len(dirs))
+	}
+	if out, code := run("go", "build", "./..."); code != 0 {
+		t.Fatalf("tree does not build after -fix:\n%s", out)
+	}
+	out, _ := run(bin, "-json", "./...")
+	if strings.Contains(out, `"suggested_fixes"`) {
+		t.Errorf("fixes left after -fix:\n%s", out)
+	}
+}

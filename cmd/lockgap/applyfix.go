@@ -9,6 +9,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"slices"
 )
@@ -66,8 +67,8 @@ func applyFixes(findings jsonTree, fixable map[string]bool) (applied, total int,
 	type fix struct{ edits map[string][]fileEdit }
 	var fixes []fix
 	seen := map[string]bool{}
-	for _, id := range sortedKeys(findings) {
-		for _, pass := range sortedKeys(findings[id]) {
+	for _, id := range slices.Sorted(maps.Keys(findings)) {
+		for _, pass := range slices.Sorted(maps.Keys(findings[id])) {
 			for _, d := range findings[id][pass] {
 				if len(d.SuggestedFixes) == 0 {
 					continue
@@ -99,7 +100,7 @@ func applyFixes(findings jsonTree, fixable map[string]bool) (applied, total int,
 	skipped := 0
 fixes:
 	for _, f := range fixes {
-		for _, name := range sortedKeys(f.edits) {
+		for _, name := range slices.Sorted(maps.Keys(f.edits)) {
 			if _, ok := contents[name]; !ok {
 				data, err := os.ReadFile(name)
 				if err != nil {
@@ -132,7 +133,7 @@ fixes:
 		}
 		applied++
 	}
-	for _, name := range sortedKeys(taken) {
+	for _, name := range slices.Sorted(maps.Keys(taken)) {
 		edits := taken[name]
 		// Later edits first, so that earlier offsets stay valid; an
 		// insertion before a replacement starting at the same offset.
@@ -163,13 +164,4 @@ fixes:
 func isGenerated(name string, data []byte) bool {
 	f, err := parser.ParseFile(token.NewFileSet(), name, data, parser.PackageClauseOnly|parser.ParseComments)
 	return err == nil && ast.IsGenerated(f)
-}
-
-func sortedKeys[M ~map[string]V, V any](m M) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -125,39 +125,38 @@ func (e *engine) lockedEntries(fn *ssa.Function) (entries []*types.Func, walked 
 // lock held around every one of them keeps out. When the package's own
 // calls account for all of them, the reentry is dropped here.
 func (e *engine) markLockedEntries() {
-	for _, g := range e.res.Gaps {
-		if len(g.InitEntries) > 0 || len(g.FreshEntries) > 0 {
-			continue
+	if ModuleContext {
+		for _, g := range e.res.Gaps {
+			if len(g.InitEntries) > 0 || len(g.FreshEntries) > 0 {
+				continue
+			}
+			// The other writers of the state must keep to a lock too:
+			// their ways in are entries as well.
+			g.LockedEntries, _ = e.lockedCondition(append([]*ssa.Function{g.Fn}, e.uncoveredWriters(g)...))
 		}
-		// The other writers of the state must keep to a lock too: their
-		// ways in are entries as well.
-		g.LockedEntries, _ = e.lockedCondition(append([]*ssa.Function{g.Fn}, e.uncoveredWriters(g)...))
 	}
-	e.res.Reentries = slices.DeleteFunc(e.res.Reentries, func(r Reentry) bool {
-		if r.HeldMode != Read || r.TakenMode != Read || r.Runner != RunnerNone {
-			return false
-		}
-		e.writeLocked(r.lock) // fills writeLockers
-		fns := []*ssa.Function{r.Fn}
-		for _, w := range e.writeLockers[lockClass(r.lock)] {
-			if !e.neverRuns(w) {
-				fns = append(fns, w)
+	kept := e.res.Reentries[:0]
+	for _, r := range e.res.Reentries {
+		if r.HeldMode == Read && r.TakenMode == Read && r.Runner == RunnerNone {
+			e.writeLocked(r.lock) // fills writeLockers
+			fns := []*ssa.Function{r.Fn}
+			for _, w := range e.writeLockers[lockClass(r.lock)] {
+				if !e.neverRuns(w) {
+					fns = append(fns, w)
+				}
 			}
-		}
-		names, ok := e.lockedCondition(fns)
-		if debugEnabled {
-			fmt.Fprintf(os.Stderr, "reentry %s: locked entries %v ok=%v\n", r.Fn, names, ok)
-		}
-		if ok && len(names) == 0 {
-			return true // every run of them in the package holds a lock
-		}
-		for i := range e.res.Reentries {
-			if e.res.Reentries[i].Call == r.Call {
-				e.res.Reentries[i].LockedEntries = names
+			names, ok := e.lockedCondition(fns)
+			if debugEnabled {
+				fmt.Fprintf(os.Stderr, "reentry %s: locked entries %v ok=%v\n", r.Fn, names, ok)
 			}
+			if ok && len(names) == 0 {
+				continue // every run of them in the package holds a lock
+			}
+			r.LockedEntries = names
 		}
-		return false
-	})
+		kept = append(kept, r)
+	}
+	e.res.Reentries = kept
 }
 
 // lockedCondition returns the exported entries through which fns run

@@ -103,3 +103,47 @@ func (l *trimLog) Heads() []string {
 func (l *trimLog) Compact(below int) {
 	l.index.trim(below)
 }
+
+// A ledger whose writes hold its lock but whose Heads reads the index
+// bare: a write under the ledger's lock can still come between Heads's
+// two RLocks, since Heads does not hold that lock.
+
+type bareIndex struct {
+	mu   sync.RWMutex
+	segs map[int]string
+}
+
+func (x *bareIndex) segment(n int) string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.segs[n]
+}
+
+func (x *bareIndex) heads() []string {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var out []string
+	for n := range x.segs {
+		out = append(out, x.segment(n)) // want `x.mu is held for reading here and x.segment takes its read lock again`
+	}
+	return out
+}
+
+func (x *bareIndex) put(n int, s string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.segs[n] = s
+}
+
+type bareLedger struct {
+	mu    sync.Mutex
+	index *bareIndex
+}
+
+func (l *bareLedger) Put(n int, s string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.index.put(n, s)
+}
+
+func (l *bareLedger) Heads() []string { return l.index.heads() }

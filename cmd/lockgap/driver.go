@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -241,6 +242,9 @@ func drive(args []string) int {
 		// The report holds every fix, already settled: write them.
 		_, _, err := applyFixes(r.tree.keep(r.roots, o.tests), r.fixable)
 		switch {
+		case err == nil && r.runErr != nil:
+			os.Stderr.Write(vetErrors(r.stderr.Bytes()))
+			return 1
 		case err == nil:
 			return 0
 		case !errors.Is(err, errNotFixable):
@@ -358,8 +362,22 @@ func runReport(o *driverOptions, self string) (*report, error) {
 	if o.singleProcess {
 		run, err := runInProcess(o)
 		if err == nil {
-			silenced := settleConditions(run.tree, map[string]bool{}, run.roots, run.modules, moduleImporters)
-			return &report{tree: run.tree, roots: run.roots, stderr: new(bytes.Buffer), silenced: silenced, fixable: run.fixable}, nil
+			tree, stderr, failed := run.graph.settle(run.roots, o.tests)
+			silenced := settleConditions(tree, failed, run.roots, run.modules, moduleImporters)
+			r := &report{tree: tree, roots: run.roots, stderr: bytes.NewBuffer(stderr), silenced: silenced, fixable: run.fixable}
+			if len(stderr) > 0 {
+				// As when go vet cannot load some packages: a fix run
+				// through go vet (-diff) fixes the others, and the run
+				// ends saying what failed.
+				r.runErr, r.loadErrs = errPackagesFailed, stderr
+				r.analysed = []string{}
+				for _, pkg := range slices.Sorted(maps.Keys(run.roots)) {
+					if !failed[pkg] {
+						r.analysed = append(r.analysed, pkg)
+					}
+				}
+			}
+			return r, nil
 		}
 		if os.Getenv(requireInProcess) == "require" {
 			return nil, err

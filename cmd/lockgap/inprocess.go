@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"go/ast"
 	"go/parser"
+	"go/scanner"
 	"go/token"
 	"go/types"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,12 +43,21 @@ import (
 // flags as the driver's go vet run (-lockgap.all -lockgap.skipstd), so
 // the same JSON tree, which the driver settles and prints as before.
 //
-// It handles the plain case only. Any package go list reports an error
-// for, a type error, a pattern that may name the standard library, or a
-// panic: errNotInProcess, and the driver runs go vet instead, which says
-// what went wrong as it always has.
+// A package that does not load (go list's error: a module the proxy
+// will not serve) or does not type-check is not analysed, nor is any
+// package that imports it; the run goes on with the rest and says what
+// failed, under a "# package" header as go vet does, so one broken test
+// file in a large module does not send the whole run through go vet.
+// Test variants failing do not count with -test=false: their packages'
+// findings without tests are reported instead. A pattern that may name
+// the standard library, or a panic: errNotInProcess, and the driver runs
+// go vet instead.
 
 var errNotInProcess = errors.New("not analysable in-process")
+
+// errPackagesFailed: some packages were not analysed (the report's
+// stderr says why); the others were.
+var errPackagesFailed = errors.New("some packages could not be analysed")
 
 // listedPackage is what go list -json says of a package.
 type listedPackage struct {
@@ -63,14 +74,26 @@ type listedPackage struct {
 	Imports         []string
 	ImportMap       map[string]string
 	Module          *struct{ Path, Version, GoVersion string }
-	Error           *struct{ Err string }
-	DepsErrors      []*struct{ Err string }
+	Error           *listError
+	DepsErrors      []*listError
 	Incomplete      bool
 
 	Export string // standard packages only (a second go list)
 
-	done  chan struct{}
-	types *types.Package
+	done   chan struct{}
+	failed bool // not analysed: it, or a dependency, failed (set before done closes)
+	types  *types.Package
+}
+
+// listError is an error go list reports for a package.
+type listError struct{ Pos, Err string }
+
+// String says it as the go command does: "file:line:col: message".
+func (e *listError) String() string {
+	if e.Pos == "" || strings.HasPrefix(e.Err, e.Pos) {
+		return e.Err
+	}
+	return e.Pos + ": " + e.Err
 }
 
 // goListGraph lists the packages patterns match, with their tests, and
@@ -175,8 +198,54 @@ type inProcessRun struct {
 	facts   map[factKey]analysis.Fact
 
 	treeMu sync.Mutex
-	tree   jsonTree
+	graph  analysedGraph
 	failed error // the first error that sends the run back to go vet
+}
+
+// analysedGraph is what an in-process run found, as its cache keeps it:
+// the findings go vet would have printed, and what could not be analysed.
+type analysedGraph struct {
+	Tree jsonTree `json:"tree"`
+	// Errors: the packages that failed to load or type-check, by ID,
+	// with their errors, a "file:line:col: message" line each.
+	Errors map[string][]string `json:"errors,omitempty"`
+	// Skipped: the packages not analysed because a dependency failed.
+	Skipped []string `json:"skipped,omitempty"`
+	// Untested: the findings of packages analysed without their tests
+	// only for their test variant's sake, by import path: what
+	// -test=false reports for them when the test variant fails.
+	Untested jsonTree `json:"untested,omitempty"`
+}
+
+// settle returns the findings to report, the errors to print (as go vet
+// prints them, each package's under a "# package" header) and the
+// packages asked for that failed. With tests false, a test variant's
+// failure is none: its package is reported as analysed without tests.
+func (g *analysedGraph) settle(roots map[string]bool, tests bool) (tree jsonTree, stderr []byte, failed map[string]bool) {
+	tree, failed = jsonTree{}, map[string]bool{}
+	maps.Copy(tree, g.Tree)
+	var out bytes.Buffer
+	fail := func(id string) bool {
+		if !tests && strings.Contains(id, " [") {
+			if untested := g.Untested[importPathOf(id)]; untested != nil {
+				tree[importPathOf(id)] = untested
+			}
+			return false
+		}
+		if base := importPathOf(id); roots[base] {
+			failed[base] = true
+		}
+		return true
+	}
+	for _, id := range slices.Sorted(maps.Keys(g.Errors)) {
+		if fail(id) {
+			fmt.Fprintf(&out, "# %s\n%s\n", id, strings.Join(g.Errors[id], "\n"))
+		}
+	}
+	for _, id := range g.Skipped {
+		fail(id)
+	}
+	return tree, out.Bytes(), failed
 }
 
 // factKey: a fact of type t about a types.Object, or about a package
@@ -187,10 +256,10 @@ type factKey struct {
 }
 
 // inProcessResult is what an in-process run found: the JSON tree the
-// driver's go vet run would have printed, and the packages asked for
-// (with their modules).
+// driver's go vet run would have printed, the packages that failed, and
+// the packages asked for (with their modules).
 type inProcessResult struct {
-	tree    jsonTree
+	graph   analysedGraph
 	roots   map[string]bool
 	modules map[string]string
 	// fixable: the files -fix may edit from the tree (nil when the
@@ -220,9 +289,13 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	}
 	hasVariant, imported := map[string]bool{}, map[string]bool{}
 	byPath := map[string]*listedPackage{}
+	loadErrors := analysedGraph{Errors: map[string][]string{}}
 	for _, p := range pkgs {
-		if p.Error != nil || len(p.DepsErrors) > 0 || p.Incomplete {
-			return nil, errNotInProcess
+		switch {
+		case p.Error != nil:
+			loadErrors.Errors[p.ImportPath] = []string{p.Error.String()}
+		case len(p.DepsErrors) > 0:
+			loadErrors.Skipped = append(loadErrors.Skipped, p.ImportPath)
 		}
 		byPath[p.ImportPath] = p
 		if p.ForTest != "" && p.ForTest == importPathOf(p.ImportPath) {
@@ -241,9 +314,12 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	}
 	goarch := env[0]
 	key, keyErr := resultKey(o, strings.Join(env, " "), pkgs)
-	if keyErr == nil {
-		if tree, ok := cachedTree(key); ok {
-			res.tree = tree
+	// A package that did not load may load on the next run (a module the
+	// proxy serves again) with no file changed: such runs are not kept.
+	keep := keyErr == nil && len(loadErrors.Errors) == 0 && len(loadErrors.Skipped) == 0
+	if keep {
+		if graph, ok := cachedGraph(key); ok {
+			res.graph = graph
 			return res, nil
 		}
 	}
@@ -254,8 +330,9 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 		fset:     token.NewFileSet(),
 		imported: map[string]*types.Package{},
 		facts:    map[factKey]analysis.Fact{},
-		tree:     jsonTree{},
+		graph:    loadErrors,
 	}
+	r.graph.Tree, r.graph.Untested = jsonTree{}, jsonTree{}
 	if r.sizes = types.SizesFor("gc", goarch); r.sizes == nil {
 		return nil, errNotInProcess
 	}
@@ -275,10 +352,20 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 		go func() {
 			defer wg.Done()
 			defer close(p.done)
+			p.failed = p.Error != nil || len(p.DepsErrors) > 0
 			for _, imp := range p.Imports {
 				if d := byPath[imp]; d != nil {
 					<-d.done
+					if d.failed && !p.failed {
+						p.failed = true
+						r.treeMu.Lock()
+						r.graph.Skipped = append(r.graph.Skipped, p.ImportPath)
+						r.treeMu.Unlock()
+					}
 				}
+			}
+			if p.failed {
+				return
 			}
 			slots <- struct{}{}
 			defer func() { <-slots }()
@@ -288,7 +375,14 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 			if failed {
 				return // the run goes through go vet
 			}
-			if err := r.analysePackage(p, byPath, vetAnalyses(p, hasVariant, imported)); err != nil {
+			err := r.analysePackage(p, byPath, vetAnalyses(p, hasVariant, imported))
+			var broken packageErrors
+			if errors.As(err, &broken) {
+				p.failed = true
+				r.treeMu.Lock()
+				r.graph.Errors[p.ImportPath] = broken
+				r.treeMu.Unlock()
+			} else if err != nil {
 				r.treeMu.Lock()
 				r.failed = cmp.Or(r.failed, err)
 				r.treeMu.Unlock()
@@ -299,10 +393,16 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	if r.failed != nil {
 		return nil, errors.Join(errNotInProcess, r.failed)
 	}
-	if keyErr == nil {
-		storeTree(key, r.tree)
+	slices.Sort(r.graph.Skipped)
+	variantFailed := map[string]bool{}
+	for _, id := range slices.Concat(slices.Collect(maps.Keys(r.graph.Errors)), r.graph.Skipped) {
+		variantFailed[importPathOf(id)] = true
 	}
-	res.tree = r.tree
+	maps.DeleteFunc(r.graph.Untested, func(path string, _ map[string][]jsonDiagnostic) bool { return !variantFailed[path] })
+	if keep {
+		storeGraph(key, r.graph)
+	}
+	res.graph = r.graph
 	return res, nil
 }
 
@@ -362,30 +462,27 @@ func cacheDir() (string, bool) {
 // cachedTreesKept bounds the cache: the oldest trees go first.
 const cachedTreesKept = 64
 
-func cachedTree(key string) (jsonTree, bool) {
+func cachedGraph(key string) (analysedGraph, bool) {
+	var graph analysedGraph
 	dir, ok := cacheDir()
 	if !ok {
-		return nil, false
+		return graph, false
 	}
 	data, err := os.ReadFile(filepath.Join(dir, key+".json"))
-	if err != nil {
-		return nil, false
-	}
-	var tree jsonTree
-	if json.Unmarshal(data, &tree) != nil {
-		return nil, false
+	if err != nil || json.Unmarshal(data, &graph) != nil || graph.Tree == nil {
+		return graph, false
 	}
 	now := time.Now()
 	os.Chtimes(filepath.Join(dir, key+".json"), now, now) // recently used
-	return tree, true
+	return graph, true
 }
 
-func storeTree(key string, tree jsonTree) {
+func storeGraph(key string, graph analysedGraph) {
 	dir, ok := cacheDir()
 	if !ok || os.MkdirAll(dir, 0o755) != nil {
 		return
 	}
-	data, err := json.Marshal(tree)
+	data, err := json.Marshal(graph)
 	if err != nil {
 		return
 	}
@@ -482,12 +579,20 @@ func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*liste
 		}
 	}()
 	var files []*ast.File
+	var broken packageErrors
 	for _, name := range p.CompiledGoFiles {
 		f, err := parser.ParseFile(r.fset, absIn(p.Dir, name), nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return err
+		if list, ok := err.(scanner.ErrorList); ok {
+			for _, e := range list {
+				broken = broken.add(e.Pos, e.Msg)
+			}
+		} else if err != nil {
+			return packageErrors{err.Error()}
 		}
 		files = append(files, f)
+	}
+	if broken != nil {
+		return broken
 	}
 	info := &types.Info{
 		Types:        map[ast.Expr]types.TypeAndValue{},
@@ -499,10 +604,15 @@ func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*liste
 		Instances:    map[*ast.Ident]types.Instance{},
 		FileVersions: map[*ast.File]string{},
 	}
-	var typeErr error
 	conf := types.Config{
 		Sizes: r.sizes,
-		Error: func(err error) { typeErr = cmp.Or(typeErr, err) },
+		Error: func(err error) {
+			if e, ok := err.(types.Error); ok {
+				broken = broken.add(e.Fset.Position(e.Pos), e.Msg)
+			} else {
+				broken = append(broken, err.Error())
+			}
+		},
 		Importer: importerFunc(func(path string) (*types.Package, error) {
 			if mapped, ok := p.ImportMap[path]; ok {
 				path = mapped
@@ -530,8 +640,8 @@ func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*liste
 		}
 	}
 	pkg, _ := conf.Check(importPathOf(p.ImportPath), r.fset, files, info)
-	if typeErr != nil {
-		return typeErr
+	if broken != nil {
+		return broken
 	}
 	p.types = pkg
 
@@ -578,9 +688,37 @@ func (r *inProcessRun) analysePackage(p *listedPackage, byPath map[string]*liste
 		results[a] = res
 	}
 	if report {
-		r.addToTree(p.ImportPath, diags, passOf)
+		r.addToTree(r.graph.Tree, p.ImportPath, diags, passOf)
+	} else if !strings.Contains(p.ImportPath, " [") {
+		r.addToTree(r.graph.Untested, p.ImportPath, diags, passOf)
 	}
 	return nil
+}
+
+// packageErrors are why a package could not be analysed: its parse or
+// type errors, one "file:line:col: message" line each, the file named
+// relative to the working directory where it is below it, as the go
+// command names it.
+type packageErrors []string
+
+func (e packageErrors) Error() string { return strings.Join(e, "\n") }
+
+// maxPackageErrors: as the compiler, the first ten say enough.
+const maxPackageErrors = 10
+
+func (e packageErrors) add(pos token.Position, msg string) packageErrors {
+	switch {
+	case len(e) > maxPackageErrors:
+		return e
+	case len(e) == maxPackageErrors:
+		return append(e, "too many errors")
+	}
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, pos.Filename); err == nil && filepath.IsLocal(rel) {
+			pos.Filename = rel
+		}
+	}
+	return append(e, pos.String()+": "+msg)
 }
 
 // importStandard reads a standard package from its export data, once for
@@ -682,7 +820,7 @@ func factTypes(a *analysis.Analyzer) map[reflect.Type]bool {
 }
 
 // addToTree adds a package's findings as the vet tool prints them.
-func (r *inProcessRun) addToTree(id string, diags []analysis.Diagnostic, passOf []string) {
+func (r *inProcessRun) addToTree(tree jsonTree, id string, diags []analysis.Diagnostic, passOf []string) {
 	if len(diags) == 0 {
 		return
 	}
@@ -691,8 +829,8 @@ func (r *inProcessRun) addToTree(id string, diags []analysis.Diagnostic, passOf 
 	}
 	r.treeMu.Lock()
 	defer r.treeMu.Unlock()
-	if r.tree[id] == nil {
-		r.tree[id] = map[string][]jsonDiagnostic{}
+	if tree[id] == nil {
+		tree[id] = map[string][]jsonDiagnostic{}
 	}
 	for i, d := range diags {
 		jd := jsonDiagnostic{Category: d.Category, Message: d.Message}
@@ -713,7 +851,7 @@ func (r *inProcessRun) addToTree(id string, diags []analysis.Diagnostic, passOf 
 				jd.SuggestedFixes = append(jd.SuggestedFixes, raw)
 			}
 		}
-		r.tree[id][passOf[i]] = append(r.tree[id][passOf[i]], jd)
+		tree[id][passOf[i]] = append(tree[id][passOf[i]], jd)
 	}
 }
 

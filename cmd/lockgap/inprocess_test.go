@@ -1,6 +1,7 @@
 package main
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -53,5 +54,50 @@ func TestVetAnalyses(t *testing.T) {
 		if got := vetAnalyses(&tc.p, hasVariant, imported); got != tc.want {
 			t.Errorf("%s: %v, want %v", tc.p.ImportPath, got, tc.want)
 		}
+	}
+}
+
+// A run with packages that failed: their errors under go vet's headers,
+// once each, the packages asked for that failed (their own errors or a
+// dependency's), and, with -test=false, a failed test variant's package
+// reported as analysed without its tests.
+func TestSettleFailures(t *testing.T) {
+	finding := map[string][]jsonDiagnostic{"rlockgap": {{Posn: "cache/cache.go:9:2", Message: "gap"}}}
+	graph := analysedGraph{
+		Tree: jsonTree{"example.com/m/ok": finding},
+		Errors: map[string][]string{
+			"example.com/m/base":                             {"base/base.go:3:13: cannot use x"},
+			"example.com/m/cache [example.com/m/cache.test]": {"cache/cache_test.go:3:9: undefined: y"},
+		},
+		Skipped:  []string{"example.com/m/uses", "example.com/m/cache_test [example.com/m/cache.test]"},
+		Untested: jsonTree{"example.com/m/cache": finding},
+	}
+	roots := map[string]bool{"example.com/m/ok": true, "example.com/m/base": true, "example.com/m/uses": true, "example.com/m/cache": true}
+
+	tree, stderr, failed := graph.settle(roots, true)
+	wantErrs := "# example.com/m/base\nbase/base.go:3:13: cannot use x\n" +
+		"# example.com/m/cache [example.com/m/cache.test]\ncache/cache_test.go:3:9: undefined: y\n"
+	if string(stderr) != wantErrs {
+		t.Errorf("errors:\n%s\nwant:\n%s", stderr, wantErrs)
+	}
+	if got := slices.Sorted(maps.Keys(failed)); !slices.Equal(got, []string{"example.com/m/base", "example.com/m/cache", "example.com/m/uses"}) {
+		t.Errorf("failed %q", got)
+	}
+	if got := slices.Sorted(maps.Keys(tree)); !slices.Equal(got, []string{"example.com/m/ok"}) {
+		t.Errorf("with tests, findings of %q", got)
+	}
+
+	tree, stderr, failed = graph.settle(roots, false)
+	if want := "# example.com/m/base\nbase/base.go:3:13: cannot use x\n"; string(stderr) != want {
+		t.Errorf("-test=false errors:\n%s\nwant:\n%s", stderr, want)
+	}
+	if got := slices.Sorted(maps.Keys(failed)); !slices.Equal(got, []string{"example.com/m/base", "example.com/m/uses"}) {
+		t.Errorf("-test=false failed %q", got)
+	}
+	if got := slices.Sorted(maps.Keys(tree)); !slices.Equal(got, []string{"example.com/m/cache", "example.com/m/ok"}) {
+		t.Errorf("-test=false, findings of %q", got)
+	}
+	if len(graph.Tree) != 1 {
+		t.Errorf("settle changed the graph's tree: %v", graph.Tree)
 	}
 }

@@ -218,16 +218,23 @@ func TestGoCommandIntegration(t *testing.T) {
 	if err := os.WriteFile(badTest, []byte("package admit\n\nvar _ = generatedOnly\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// In-process, the type error sends the run through go vet, which
-	// says what is wrong; required to stay in-process, it fails.
-	out, code = loose("./...")
-	expect(out, code, 1, "generatedOnly")
-	out, code = run(bin, "./...")
-	expect(out, code, 1, "generatedOnly")
-	out, code = loose("-test=false", "./...")
-	expect(out, code, 3, admitFinding)
-	if strings.Contains(out, "generatedOnly") {
-		t.Errorf("-test=false still fails on a test file:\n%s", out)
+	// In-process (required: run), the rest is analysed and the error
+	// said, as go vet says it.
+	for _, runs := range []func(...string) (string, int){loose, func(args ...string) (string, int) { return run(bin, args...) }} {
+		out, code = runs("./...")
+		expect(out, code, 1, "generatedOnly")
+		out, code = runs("-test=false", "./...")
+		expect(out, code, 3, admitFinding)
+		if strings.Contains(out, "generatedOnly") {
+			t.Errorf("-test=false still fails on a test file:\n%s", out)
+		}
+	}
+	// The same words; go vet's vet tool prefixes its type errors with
+	// its name.
+	viaVetOut, _ := loose("-inprocess=false", "./...")
+	viaVetOut = strings.ReplaceAll(viaVetOut, "lockgap: ", "")
+	if out, _ := run(bin, "./..."); out != viaVetOut {
+		t.Errorf("in-process, with a test file that does not compile:\n%s\ngo vet:\n%s", out, viaVetOut)
 	}
 	// -fix likewise: store, its tests broken too, is fixed in-process,
 	// admit (a finding with no fix) is left as it is.
@@ -238,11 +245,11 @@ func TestGoCommandIntegration(t *testing.T) {
 	if err := os.WriteFile(storeTest, []byte("package store\n\nvar _ = generatedOnly\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code = loose("-test=false", "-fix", "./...")
+	out, code = run(bin, "-test=false", "-fix", "./...")
 	if code != 0 {
 		t.Errorf("-test=false -fix: exit %d\n%s", code, out)
 	}
-	out, code = loose("-test=false", "./...")
+	out, code = run(bin, "-test=false", "./...")
 	expect(out, code, 3, admitFinding)
 	if strings.Contains(out, storeFinding) {
 		t.Errorf("-test=false -fix left store unfixed:\n%s", out)
@@ -264,14 +271,17 @@ func TestGoCommandIntegration(t *testing.T) {
 	if err := os.WriteFile(broken, []byte("package broken\n\nimport \"example.com/missing/pkg\"\n\nvar X = pkg.Y\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code = loose("./...")
+	out, code = run(bin, "./...")
 	expect(out, code, 1, admitFinding, "example.com/missing/pkg")
+	if strings.Contains(out, "# ") {
+		t.Errorf("package headers in the errors:\n%s", out)
+	}
 
 	// -fix, likewise, fixes the packages that load and says what failed.
 	if err := os.WriteFile(filepath.Join(mod, "store", "store.go"), []byte(twoPackages["store/store.go"]), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, code = loose("-fix", "./...")
+	out, code = run(bin, "-fix", "./...")
 	expect(out, code, 1, "example.com/missing/pkg")
 	out, code = run(bin, "./store")
 	if code != 0 || strings.Contains(out, storeFinding) {

@@ -347,6 +347,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		// loop over it would be.
 		return nil
 	}
+	if !data.has(ri) && fs.retestedAgainstParam(ri, w, rereadsA) {
+		return nil // A's test against the caller's value, taken again in B
+	}
 	guards := fs.inlineGuards(w, h.key, rereadsA, writesByBlock, r.loc)
 	for _, g := range w.guards {
 		if g.against != nil {

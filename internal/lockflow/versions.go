@@ -275,3 +275,39 @@ func flagSucc(b, pred *ssa.BasicBlock) (int, bool) {
 	}
 	return 1, true
 }
+
+// retestedAgainstParam reports whether w runs only where a value read
+// again in its section, from a location section A read, agrees with a
+// parameter that read ri was compared with too, on the side that leads
+// to w: A's own test taken again on fresh state, double-checked locking
+// around an entry copied out of a map:
+//
+//	c.mu.RLock(); e := c.cache[k]; c.mu.RUnlock()
+//	if e.cfg != cfg { return }
+//	c.mu.Lock(); defer c.mu.Unlock()
+//	if e = c.cache[k]; e.cfg != cfg { return }
+//	c.cache[k] = entry{err: err, done: e.done}
+//
+// Only for a write that carries nothing of the stale read: what it stores
+// comes from the fresh one.
+func (fs *funcState) retestedAgainstParam(ri int, w *writeSite, rereadsA func(Path) bool) bool {
+	guards := fs.versionGuards(w)
+	if len(guards) == 0 {
+		return false
+	}
+	wb := w.instr.Block()
+	for _, t := range fs.versionTestsOf() {
+		if !slices.Contains(t.reads, ri) || !fs.dependsOn(wb, branch{t.block, t.side}) {
+			continue
+		}
+		r := &fs.reads[ri]
+		if slices.ContainsFunc(guards, func(g guard) bool {
+			r2 := &fs.reads[g.read]
+			return g.read != ri && sameValue(g.against, t.param) && rereadsA(g.loc) &&
+				(r.key == nil && r2.key == nil || r.key != nil && sameValue(r.key, r2.key))
+		}) {
+			return true
+		}
+	}
+	return false
+}

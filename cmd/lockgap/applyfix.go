@@ -9,6 +9,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"io"
 	"maps"
 	"os"
 	"slices"
@@ -27,7 +28,8 @@ import (
 //
 // It applies fixes only to files the report type-checked as they are on
 // disk: where a root package uses cgo, the positions are in the files cgo
-// generates, and -fix goes through go vet as before. -diff does too.
+// generates, and -fix goes through go vet as before. With -diff it writes
+// no file but prints what it would write (unified.go).
 
 // fixableFiles lists the Go files of the packages asked for (their tests
 // included), by absolute path, and whether an in-process fix run can
@@ -61,9 +63,10 @@ type fileEdit struct {
 
 // applyFixes writes the fixes of findings (a tree keep returned) to
 // the files, which must all be in fixable (else errNotFixable, before it
-// writes anything). It returns how many fixes it applied out of how
-// many, and an error when it left some out or could not write a file.
-func applyFixes(findings jsonTree, fixable map[string]bool) (applied, total int, err error) {
+// writes anything), or, given diff, prints to it what it would write. It
+// returns how many fixes it applied out of how many, and an error when
+// it left some out or could not write a file.
+func applyFixes(findings jsonTree, fixable map[string]bool, diff io.Writer) (applied, total int, err error) {
 	type fix struct{ edits map[string][]fileEdit }
 	var fixes []fix
 	seen := map[string]bool{}
@@ -144,6 +147,12 @@ fixes:
 		}
 		if formatted, err := format.Source(out); err == nil {
 			out = formatted
+		}
+		if diff != nil {
+			if _, err := io.WriteString(diff, unifiedDiff(name, contents[name], out)); err != nil {
+				return applied, total, err
+			}
+			continue
 		}
 		info, err := os.Stat(name)
 		if err != nil {

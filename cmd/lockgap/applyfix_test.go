@@ -42,7 +42,7 @@ func TestApplyFixes(t *testing.T) {
 		"a [a.test]": {"p": {finding(src+":4:9", fix(src, at, at+1, "  2"))}},
 		"b":          {"p": {finding(gen+":5:9", fix(gen, 0, 0, "// edited\n"))}},
 	}
-	applied, total, err := applyFixes(tree, fixable)
+	applied, total, err := applyFixes(tree, fixable, nil)
 	if err != nil || applied != 1 || total != 2 {
 		t.Errorf("applied %d of %d: %v, want 1 of 2 and no error", applied, total, err)
 	}
@@ -58,7 +58,7 @@ func TestApplyFixes(t *testing.T) {
 		finding(src+":4:9", fix(src, at, at+1, "2")),
 		finding(src+":4:9", fix(src, at-1, at+1, " 3")),
 	}}}
-	applied, total, err = applyFixes(tree, fixable)
+	applied, total, err = applyFixes(tree, fixable, nil)
 	if err == nil || applied != 1 || total != 2 {
 		t.Errorf("applied %d of %d: %v, want 1 of 2 and an error", applied, total, err)
 	}
@@ -68,7 +68,7 @@ func TestApplyFixes(t *testing.T) {
 		finding(src+":4:9", fix(src, at, at+1, "2")),
 		finding("x.y:1:1", fix(filepath.Join(dir, "x.y"), 0, 0, "x")),
 	}}}
-	if _, _, err := applyFixes(tree, fixable); err != errNotFixable {
+	if _, _, err := applyFixes(tree, fixable, nil); err != errNotFixable {
 		t.Errorf("a fix of a file not read: %v, want errNotFixable", err)
 	}
 	if data, _ := os.ReadFile(src); string(data) != original {

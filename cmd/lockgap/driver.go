@@ -238,13 +238,21 @@ func drive(args []string) int {
 		fmt.Fprintf(os.Stderr, "lockgap: %v\n", err)
 		return 1
 	}
-	if o.fix && !o.diff && r.fixable != nil {
-		// The report holds every fix, already settled: write them.
-		_, _, err := applyFixes(r.tree.keep(r.roots, o.tests), r.fixable)
+	if o.fix && r.fixable != nil {
+		// The report holds every fix, already settled: write (or show)
+		// them.
+		var diff io.Writer
+		shown := &countingWriter{w: os.Stdout}
+		if o.diff {
+			diff = shown
+		}
+		_, _, err := applyFixes(r.tree.keep(r.roots, o.tests), r.fixable, diff)
 		switch {
 		case err == nil && r.runErr != nil:
 			os.Stderr.Write(vetErrors(r.stderr.Bytes()))
 			return 1
+		case err == nil && shown.n > 0:
+			return 1 // as go vet -fix -diff: there is something to fix
 		case err == nil:
 			return 0
 		case !errors.Is(err, errNotFixable):
@@ -367,8 +375,8 @@ func runReport(o *driverOptions, self string) (*report, error) {
 			r := &report{tree: tree, roots: run.roots, stderr: bytes.NewBuffer(stderr), silenced: silenced, fixable: run.fixable}
 			if len(stderr) > 0 {
 				// As when go vet cannot load some packages: a fix run
-				// through go vet (-diff) fixes the others, and the run
-				// ends saying what failed.
+				// that still goes through go vet (cgo, //line) fixes
+				// the others, and the run ends saying what failed.
 				r.runErr, r.loadErrs = errPackagesFailed, stderr
 				r.analysed = []string{}
 				for _, pkg := range slices.Sorted(maps.Keys(run.roots)) {
@@ -602,4 +610,16 @@ func listPackages(patterns []string) (roots map[string]bool, modules map[string]
 		}
 	}
 	return roots, modules, nil
+}
+
+// countingWriter counts what it passes on.
+type countingWriter struct {
+	w io.Writer
+	n int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += n
+	return n, err
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -547,6 +548,27 @@ func TestFixInProcess(t *testing.T) {
 	viaVet := filepath.Join(tmp, "viavet")
 	if out, err := exec.Command("cp", "-a", mod, viaVet).CombinedOutput(); err != nil {
 		t.Fatalf("cp: %v\n%s", err, out)
+	}
+	// -fix -diff first: the same diffs as go vet prints (it prints them
+	// package by package, in-process file by file), and exit 1 as go vet.
+	diffs, code := run(bin, "-fix", "-diff", "./...")
+	if code != 1 {
+		t.Errorf("-fix -diff: exit %d, want 1", code)
+	}
+	diffCmd := exec.Command(bin, "-inprocess=false", "-fix", "-diff", "./...")
+	diffCmd.Dir, diffCmd.Env = mod, env
+	vetDiffs, _ := diffCmd.Output()
+	// Where a hunk starts in the new file is left out: go vet's diff
+	// miscounts it after a hunk that removes more lines than it adds
+	// (TestUnifiedDiff checks lockgap's).
+	newStart := regexp.MustCompile(`(?m)^(@@ -\S+ \+)\d+`)
+	byFile := func(out string) []string {
+		parts := strings.Split("\n"+newStart.ReplaceAllString(out, "${1}N"), "\n--- ")[1:]
+		slices.Sort(parts)
+		return parts
+	}
+	if got, want := byFile(diffs), byFile(string(vetDiffs)); !slices.Equal(got, want) || len(got) < len(dirs) {
+		t.Errorf("-fix -diff printed\n%s\ngo vet -fix -diff printed\n%s", diffs, vetDiffs)
 	}
 	if out, code := run(bin, "-fix", "./..."); code != 0 {
 		t.Fatalf("-fix: exit %d\n%s", code, out)

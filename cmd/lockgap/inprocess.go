@@ -232,7 +232,7 @@ func (g *analysedGraph) settle(roots map[string]bool, tests bool) (tree jsonTree
 			}
 			return false
 		}
-		if base := importPathOf(id); roots[base] {
+		if base := basePackage(id); roots[base] {
 			failed[base] = true
 		}
 		return true

@@ -16,11 +16,13 @@
 // in this process: the standard library from its export data, every other
 // package type-checked from source once, in dependency order, with
 // lockgap's facts kept in memory; the result is cached by the contents it
-// depends on. A package that does not compile, or -inprocess=false, sends
-// the run through `go vet -vettool` with this binary instead: a process
-// per package, cached per package by the go command. The flag -checker
-// analyses with the x/tools checker (it loads every dependency from
-// source, the standard library included: slower and much larger).
+// depends on. A package that does not load or compile is left out, with
+// those importing it, and its errors printed as go vet prints them.
+// -inprocess=false sends the run through `go vet -vettool` with this
+// binary instead: a process per package, cached per package by the go
+// command. The flag -checker analyses with the x/tools checker (it loads
+// every dependency from source, the standard library included: slower
+// and much larger).
 package main
 
 import (

@@ -3550,10 +3550,15 @@ func (fs *funcState) redecided(ri int, w *writeSite, h heldLock) bool {
 		// The same location, or one holding it or held by it (the
 		// object whose fields A tested), and of an entry by the same key:
 		// another entry of the map tested there decides nothing here.
-		found = slices.ContainsFunc(locs, func(p Path) bool { return p.overlaps(r2.loc) }) &&
-			(r.key == nil && r2.key == nil || r.key != nil && sameValue(r.key, r2.key))
+		found = slices.ContainsFunc(locs, func(p Path) bool { return p.overlaps(r2.loc) }) && sameEntryKey(r, r2)
 	})
 	return found
+}
+
+// sameEntryKey reports whether two reads look up an entry by the same
+// key, or neither by a key.
+func sameEntryKey(r, r2 *readSite) bool {
+	return r.key == nil && r2.key == nil || r.key != nil && sameValue(r.key, r2.key)
 }
 
 // claimsAfter reports whether section b, after the test of read r, writes

@@ -291,20 +291,19 @@ func flagSucc(b, pred *ssa.BasicBlock) (int, bool) {
 // Only for a write that carries nothing of the stale read: what it stores
 // comes from the fresh one.
 func (fs *funcState) retestedAgainstParam(ri int, w *writeSite, rereadsA func(Path) bool) bool {
-	guards := fs.versionGuards(w)
-	if len(guards) == 0 {
-		return false
-	}
+	var guards []guard // w's version guards, found only once A's test is
 	wb := w.instr.Block()
 	for _, t := range fs.versionTestsOf() {
 		if !slices.Contains(t.reads, ri) || !fs.dependsOn(wb, branch{t.block, t.side}) {
 			continue
 		}
-		r := &fs.reads[ri]
+		if guards == nil {
+			if guards = fs.versionGuards(w); len(guards) == 0 {
+				return false
+			}
+		}
 		if slices.ContainsFunc(guards, func(g guard) bool {
-			r2 := &fs.reads[g.read]
-			return g.read != ri && sameValue(g.against, t.param) && rereadsA(g.loc) &&
-				(r.key == nil && r2.key == nil || r.key != nil && sameValue(r.key, r2.key))
+			return g.read != ri && sameValue(g.against, t.param) && rereadsA(g.loc) && sameEntryKey(&fs.reads[ri], &fs.reads[g.read])
 		}) {
 			return true
 		}

@@ -140,9 +140,33 @@ type FactWrite struct {
 	Swaps       bool `json:",omitempty"` // relWrite.swaps
 	DataFrom    []int
 	Resolved    []FactPath
-	Key         string `json:",omitempty"` // relWrite.key
-	Fixed       string `json:",omitempty"` // relWrite.fixed
-	StoredParam int    `json:",omitempty"` // relWrite.storedParam
+	Key         string   `json:",omitempty"` // relWrite.key
+	Fixed       string   `json:",omitempty"` // relWrite.fixed
+	StoredParam int      `json:",omitempty"` // relWrite.storedParam
+	EntryKey    *FactKey `json:",omitempty"` // relWrite.keyFrom, keyMarks where keyKnown
+}
+
+// FactKey says where the key of a map entry comes from (see otherEntry):
+// the parameters (numbered as FactPath numbers them) and the functions
+// and package variables involved.
+type FactKey struct {
+	From  []int    `json:",omitempty"`
+	Marks []string `json:",omitempty"`
+}
+
+func factKey(known bool, from []int, marks []string) *FactKey {
+	if !known {
+		return nil
+	}
+	return &FactKey{From: from, Marks: marks}
+}
+
+// unpack returns the key as a summary holds it.
+func (k *FactKey) unpack() (from []int, marks []string, known bool) {
+	if k == nil {
+		return nil, nil, false
+	}
+	return k.From, k.Marks, true
 }
 
 type FactGuard struct {
@@ -156,14 +180,15 @@ type FactGuard struct {
 type FactRead struct {
 	Loc       FactPath
 	Lock      FactLock
-	Results   uint32 `json:",omitempty"`
-	Picked    bool   `json:",omitempty"`
-	OrderOnly bool   `json:",omitempty"`
-	Found     bool   `json:",omitempty"`
-	Bound     bool   `json:",omitempty"`
-	Missing   uint8  `json:",omitempty"` // relRead.missing
-	Sentinel  string `json:",omitempty"` // relRead.sentinel
-	Key       int    `json:",omitempty"` // relRead.key
+	Results   uint32   `json:",omitempty"`
+	Picked    bool     `json:",omitempty"`
+	OrderOnly bool     `json:",omitempty"`
+	Found     bool     `json:",omitempty"`
+	Bound     bool     `json:",omitempty"`
+	Missing   uint8    `json:",omitempty"` // relRead.missing
+	Sentinel  string   `json:",omitempty"` // relRead.sentinel
+	Key       int      `json:",omitempty"` // relRead.key
+	EntryKey  *FactKey `json:",omitempty"` // relRead.keyFrom, keyMarks where keyKnown
 }
 
 // FactEnsure is a relEnsure: the entry at Loc, looked up by parameter
@@ -199,7 +224,8 @@ func (s *summary) toFact() *LockSummary {
 			continue
 		}
 		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, Takes: w.takes, Swaps: w.swaps,
-			DataFrom: w.dataFrom, Key: w.key, Fixed: w.fixed, StoredParam: w.storedParam}
+			DataFrom: w.dataFrom, Key: w.key, Fixed: w.fixed, StoredParam: w.storedParam,
+			EntryKey: factKey(w.keyKnown, w.keyFrom, w.keyMarks)}
 		if w.lock != nil {
 			l, ok := lock(*w.lock)
 			if !ok {
@@ -228,7 +254,8 @@ func (s *summary) toFact() *LockSummary {
 		l, ok2 := lock(r.lock)
 		if ok1 && ok2 {
 			f.Results = append(f.Results, FactRead{Loc: loc, Lock: l, Results: r.results, Picked: r.picked,
-				OrderOnly: r.orderOnly, Found: r.found, Bound: r.bound, Missing: uint8(r.missing), Sentinel: r.sentinel, Key: r.key})
+				OrderOnly: r.orderOnly, Found: r.found, Bound: r.bound, Missing: uint8(r.missing), Sentinel: r.sentinel, Key: r.key,
+				EntryKey: factKey(r.keyKnown, r.keyFrom, r.keyMarks)})
 		}
 	}
 	for _, en := range s.ensures {
@@ -307,6 +334,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		}
 		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, takes: w.Takes, swaps: w.Swaps,
 			dataFrom: w.DataFrom, key: w.Key, fixed: w.Fixed, storedParam: w.StoredParam}
+		rw.keyFrom, rw.keyMarks, rw.keyKnown = w.EntryKey.unpack()
 		if w.Lock != nil {
 			l, ok := lock(*w.Lock)
 			if !ok {
@@ -333,6 +361,8 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		if ok1 && ok2 {
 			s.results = append(s.results, relRead{loc: loc, lock: l, results: r.Results, picked: r.Picked,
 				orderOnly: r.OrderOnly, found: r.Found, bound: r.Bound, missing: missingWhen(r.Missing), sentinel: r.Sentinel, key: r.Key})
+			rr := &s.results[len(s.results)-1]
+			rr.keyFrom, rr.keyMarks, rr.keyKnown = r.EntryKey.unpack()
 		}
 	}
 	for _, en := range f.Ensures {

@@ -81,7 +81,7 @@ type relWrite struct {
 	// keyFrom and keyMarks say where the key of the entry written comes
 	// from, where keyKnown: the parameters (numbered as relPath numbers
 	// them), and the functions and package variables involved (see
-	// otherEntry). Not carried in facts.
+	// otherEntry).
 	keyFrom  []int
 	keyMarks []string
 	keyKnown bool

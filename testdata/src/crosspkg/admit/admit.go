@@ -233,3 +233,26 @@ func AcquireChecked(l *store.Leases, name, holder string, gen uint64) error {
 	}
 	return nil
 }
+
+// GrantTicket gives holder a ticket for name when name is not held: the
+// ticket is filed under a new id, an entry no racer fills, and name's
+// entry is left as it is; two racers file two tickets (silent, as it is
+// where the lease table is this package's).
+func GrantTicket(l *store.Leases, name, holder string, newID func() string) string {
+	if l.Get(name).Holder != "" {
+		return ""
+	}
+	id := newID()
+	l.Put(id, store.Lease{Holder: holder})
+	return id
+}
+
+// Grant makes holder the holder of name when no one holds it: the entry
+// found free is the entry filled, and a racer may hold it by now.
+func Grant(l *store.Leases, name, holder string) bool {
+	if l.Get(name).Holder != "" {
+		return false
+	}
+	l.Put(name, store.Lease{Holder: holder}) // want `l.mu is locked again by l.Put after the section that checked`
+	return true
+}

@@ -378,6 +378,79 @@ func TestInProcessSeesWhatGoVetSees(t *testing.T) {
 	}
 }
 
+// ringsModule hands out a lock through an accessor in one package and
+// takes it in another: the double-checked build is silent, the unchecked
+// one reported, in-process and through go vet alike (the accessor
+// crosses as a LockAccessor fact).
+var ringsModule = map[string]string{
+	"go.mod": "module example.com/rings\n\ngo 1.26.0\n",
+	"rings/rings.go": `package rings
+
+import "sync"
+
+type Ring struct{ ID int }
+
+type Rings struct {
+	lock sync.Mutex
+	m    sync.Map
+}
+
+func (r *Rings) Get(id int) *Ring {
+	v, ok := r.m.Load(id)
+	if !ok {
+		return nil
+	}
+	return v.(*Ring)
+}
+
+func (r *Rings) Set(x *Ring) { r.m.Store(x.ID, x) }
+
+func (r *Rings) Locker() sync.Locker { return &r.lock }
+`,
+	"balancer/balancer.go": `package balancer
+
+import "example.com/rings/rings"
+
+func Checked(r *rings.Rings, id int) *rings.Ring {
+	if x := r.Get(id); x != nil {
+		return x
+	}
+	r.Locker().Lock()
+	defer r.Locker().Unlock()
+	if x := r.Get(id); x != nil {
+		return x
+	}
+	x := &rings.Ring{ID: id}
+	r.Set(x)
+	return x
+}
+
+func Unchecked(r *rings.Rings, id int) *rings.Ring {
+	if x := r.Get(id); x != nil {
+		return x
+	}
+	r.Locker().Lock()
+	defer r.Locker().Unlock()
+	x := &rings.Ring{ID: id}
+	r.Set(x)
+	return x
+}
+`,
+}
+
+func TestLockAccessorAcrossPackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	bin, _, _, run := setUpModule(t, t.TempDir(), ringsModule)
+	for _, via := range [][]string{nil, {"-inprocess=false"}} {
+		out, code := run(bin, append(via, "./...")...)
+		if code != 3 || strings.Count(out, "stores what r.Get found missing") != 1 || !strings.Contains(out, "balancer.go:26:") {
+			t.Errorf("%v: exit %d, want 3 and one finding, at balancer.go:26 (Unchecked)\n%s", via, code, out)
+		}
+	}
+}
+
 // setUpModule builds lockgap into tmp, writes the module's files, and
 // returns a runner of commands in it with a fresh build cache.
 func setUpModule(t *testing.T, tmp string, files map[string]string) (bin, mod string, env []string, run func(name string, args ...string) (string, int)) {

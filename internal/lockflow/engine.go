@@ -28,7 +28,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry), new(CallsBack)},
+	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry), new(CallsBack), new(LockAccessor)},
 }
 
 // Result is what the engine found in one package.
@@ -88,6 +88,7 @@ func run(pass *analysis.Pass) (any, error) {
 	res.Pkg = pkg
 	e.pkg = pkg
 	funcs := packageFunctions(pass, pkg)
+	findLockAccessors(pass, funcs)
 	if locks || callsLockers {
 		e.analyse(funcs)
 	}

@@ -40,9 +40,13 @@ type lockOp struct {
 	pos     token.Pos
 }
 
-// syncLockOp classifies a call. Only direct calls of the concrete sync
-// methods count; a sync.Locker interface names no lock we can follow.
+// syncLockOp classifies a call: a direct call of the concrete sync
+// methods, or Lock and Unlock through a sync.Locker that holds a lock we
+// can follow (accessors.go).
 func syncLockOp(c *ssa.CallCommon) (lockOp, bool) {
+	if c.IsInvoke() {
+		return lockerOp(c)
+	}
 	callee := c.StaticCallee()
 	if callee == nil || len(c.Args) == 0 {
 		return lockOp{}, false
@@ -89,7 +93,7 @@ func syncLockOp(c *ssa.CallCommon) (lockOp, bool) {
 	default:
 		return lockOp{}, false // TryLock's outcome is data; not modelled
 	}
-	op.path = lockPathOf(c.Args[0])
+	op.path = lockOperand(c.Args[0])
 	op.pos = c.Pos()
 	return op, true
 }

@@ -23,8 +23,12 @@ func Functions(pass *analysis.Pass, pkg *ssa.Package) []*ssa.Function {
 
 // LockCall classifies a direct call of a sync.Mutex or sync.RWMutex lock
 // method: the lock's access path, and whether it acquires (Lock, RLock)
-// or releases (Unlock, RUnlock).
+// or releases (Unlock, RUnlock). Calls through a sync.Locker are not
+// direct: c.Args[0] is the lock's operand.
 func LockCall(c *ssa.CallCommon) (lock Path, acquire bool, ok bool) {
+	if c.IsInvoke() {
+		return Path{}, false, false
+	}
 	op, ok := syncLockOp(c)
 	if !ok {
 		return Path{}, false, false

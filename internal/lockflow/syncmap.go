@@ -308,7 +308,7 @@ func (e *engine) userLockedTypes() map[string]bool {
 					continue
 				}
 				op, ok := syncLockOp(c.Common())
-				if !ok || op.kind != opAcquire {
+				if !ok || op.kind != opAcquire || c.Common().IsInvoke() {
 					continue
 				}
 				fa, ok := c.Common().Args[0].(*ssa.FieldAddr)

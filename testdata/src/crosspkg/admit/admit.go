@@ -256,3 +256,33 @@ func Grant(l *store.Leases, name, holder string) bool {
 	l.Put(name, store.Lease{Holder: holder}) // want `l.mu is locked again by l.Put after the section that checked`
 	return true
 }
+
+// RingFor looks without the lock, then again under the rings' lock
+// before building: double-checked locking through another package's
+// accessor (silent).
+func RingFor(r *store.Rings, id int) *store.Ring {
+	if x := r.Get(id); x != nil {
+		return x
+	}
+	r.Locker().Lock()
+	defer r.Locker().Unlock()
+	if x := r.Get(id); x != nil {
+		return x
+	}
+	x := &store.Ring{ID: id}
+	r.Set(x)
+	return x
+}
+
+// RingForUnchecked builds on the look made before the lock: a racer's
+// ring, built in between, is replaced.
+func RingForUnchecked(r *store.Rings, id int) *store.Ring {
+	if x := r.Get(id); x != nil {
+		return x
+	}
+	r.Locker().Lock()
+	defer r.Locker().Unlock()
+	x := &store.Ring{ID: id}
+	r.Set(x) // want `r.Set stores what r.Get found missing`
+	return x
+}

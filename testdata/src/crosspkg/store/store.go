@@ -319,3 +319,26 @@ func (l *Leases) PutIfVacant(name string, le Lease) bool { // want PutIfVacant:`
 	l.leases[name] = le
 	return true
 }
+
+// Ring is a hash ring a balancer builds once per instance set.
+type Ring struct{ ID int }
+
+// Rings keeps each balancer's ring in a sync.Map; balancers build a
+// missing one under the lock Locker hands out.
+type Rings struct {
+	lock sync.Mutex
+	m    sync.Map
+}
+
+func (r *Rings) Get(id int) *Ring { // want Get:`locks arg0.m; returns arg0.m\[...\] read under arg0.m`
+	v, ok := r.m.Load(id)
+	if !ok {
+		return nil
+	}
+	return v.(*Ring)
+}
+
+func (r *Rings) Set(x *Ring) { r.m.Store(x.ID, x) } // want Set:`locks arg0.m; writes arg0.m\[...\] under arg0.m`
+
+// Locker hands out the lock balancers build under.
+func (r *Rings) Locker() sync.Locker { return &r.lock } // want Locker:`returns the lock arg0.lock`

@@ -73,7 +73,9 @@ func findLockAccessors(pass *analysis.Pass, funcs []*ssa.Function) {
 				}
 				var f LockAccessor
 				if pass.ImportObjectFact(obj, &f) {
-					lockAccessors.Store(obj, &f)
+					// Another package's run may have imported it
+					// meanwhile: the same fact, either will do.
+					lockAccessors.LoadOrStore(obj, &f)
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package lockflow
 import (
 	"fmt"
 	"go/types"
+	"strings"
 	"sync"
 
 	"golang.org/x/tools/go/analysis"
@@ -131,7 +132,10 @@ func lockAccessorOf(fn *ssa.Function) *LockAccessor {
 		}
 		p := lockPathOf(v)
 		param, ok := p.Root.(*ssa.Parameter)
-		if !ok || param.Parent() != fn {
+		if !ok || param.Parent() != fn || strings.Contains(p.Steps, "[") {
+			// An element's lock (m.locks[k]) is named by the callee's
+			// own key value, which means nothing to a caller: each
+			// call may hand out another lock.
 			return nil
 		}
 		a := &LockAccessor{Param: paramIndex(fn, param), Steps: p.Steps, RW: rw}

@@ -138,6 +138,11 @@ func lockAccessorOf(fn *ssa.Function) *LockAccessor {
 			// call may hand out another lock.
 			return nil
 		}
+		if _, ptr := param.Type().Underlying().(*types.Pointer); !ptr {
+			// A value receiver's steps (.mu of a copy) are not those
+			// the caller's own access to the lock takes.
+			return nil
+		}
 		a := &LockAccessor{Param: paramIndex(fn, param), Steps: p.Steps, RW: rw}
 		if found != nil && *found != *a {
 			return nil

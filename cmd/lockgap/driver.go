@@ -79,7 +79,7 @@ func registerDriverFlags() {
 		}
 		return nil
 	})
-	flag.Bool("checker", false, "analyse in-process with the x/tools checker instead of through go vet")
+	flag.Bool("checker", false, "analyse with the x/tools checker, which type-checks every dependency from source")
 }
 
 // useModuleContext: the driver's report runs (-lockgap.all) let the

@@ -497,10 +497,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				g.Kind, g.CopyRecheck = LazyInit, at
 				break
 			}
-			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) {
+			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) && !drawn(w.stored) {
 				return nil // a memo of a plain value: both racers store the same thing
 			}
-			if w.stored != nil && loadedRecord(w.stored, fs.fn.Pkg) && !fs.lockedReads(fs.taint[w.stored]) {
+			if w.stored != nil && loadedRecord(w.stored, fs.fn.Pkg) && !fs.lockedReads(fs.taint[w.stored]) && !drawn(w.stored) {
 				// A record loaded by key from elsewhere: a racer's entry is
 				// replaced by an equal one, and a record holds no state
 				// (no map, channel, lock or function) that could be lost.
@@ -3745,4 +3745,39 @@ func reachableAvoiding(from, to ssa.Instruction, via []ssa.Instruction) bool {
 		}
 	}
 	return false
+}
+
+// drawn reports whether v is computed from a random draw (math/rand,
+// crypto/rand): two racers filling a memo with it store different
+// values, and the first one's caller keeps a value the memo no longer
+// holds. The clock is not a draw: racers' times differ by the gap, and a
+// mark stamped "now" by either means the same.
+func drawn(v ssa.Value) bool {
+	seen := map[ssa.Value]bool{}
+	var walk func(v ssa.Value, depth int) bool
+	walk = func(v ssa.Value, depth int) bool {
+		if v == nil || depth > maxKeyDepth || seen[v] {
+			return false
+		}
+		seen[v] = true
+		if c, ok := v.(*ssa.Call); ok {
+			if f := c.Call.StaticCallee(); f != nil && f.Pkg != nil {
+				switch f.Pkg.Pkg.Path() {
+				case "math/rand", "math/rand/v2", "crypto/rand":
+					return true
+				}
+			}
+		}
+		instr, ok := v.(ssa.Instruction)
+		if !ok {
+			return false
+		}
+		for _, op := range instr.Operands(nil) {
+			if *op != nil && walk(*op, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(v, 0)
 }

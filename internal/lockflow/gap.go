@@ -3751,33 +3751,21 @@ func reachableAvoiding(from, to ssa.Instruction, via []ssa.Instruction) bool {
 // crypto/rand): two racers filling a memo with it store different
 // values, and the first one's caller keeps a value the memo no longer
 // holds. The clock is not a draw: racers' times differ by the gap, and a
-// mark stamped "now" by either means the same.
+// mark stamped "now" by either means the same. The functions v is
+// computed from are its origin's marks (otherentry.go), by name.
 func drawn(v ssa.Value) bool {
-	seen := map[ssa.Value]bool{}
-	var walk func(v ssa.Value, depth int) bool
-	walk = func(v ssa.Value, depth int) bool {
-		if v == nil || depth > maxKeyDepth || seen[v] {
-			return false
-		}
-		seen[v] = true
-		if c, ok := v.(*ssa.Call); ok {
-			if f := c.Call.StaticCallee(); f != nil && f.Pkg != nil {
-				switch f.Pkg.Pkg.Path() {
-				case "math/rand", "math/rand/v2", "crypto/rand":
-					return true
-				}
-			}
-		}
-		instr, ok := v.(ssa.Instruction)
+	o, _ := originOf(v) // what was followed before a give-up still counts
+	for m := range o.marks {
+		fn, ok := strings.CutPrefix(m, "f:")
 		if !ok {
-			return false
+			continue
 		}
-		for _, op := range instr.Operands(nil) {
-			if *op != nil && walk(*op, depth+1) {
+		fn = strings.TrimPrefix(strings.TrimPrefix(fn, "("), "*") // a method: (*math/rand.Rand).Int63
+		for _, pkg := range []string{"math/rand.", "math/rand/v2.", "crypto/rand."} {
+			if strings.HasPrefix(fn, pkg) {
 				return true
 			}
 		}
-		return false
 	}
-	return walk(v, 0)
+	return false
 }

@@ -330,8 +330,7 @@ func (e *engine) userLockedTypes() map[string]bool {
 // lockHandedOut reports whether fa addresses a sync.Mutex or RWMutex
 // field and hands it to a function other than its own methods.
 func lockHandedOut(fa *ssa.FieldAddr) bool {
-	ptr, ok := fa.Type().Underlying().(*types.Pointer)
-	if !ok || !isNamed(ptr.Elem(), "sync", "Mutex") && !isNamed(ptr.Elem(), "sync", "RWMutex") {
+	if _, ok := lockPointee(fa.Type()); !ok {
 		return false
 	}
 	for _, r := range *fa.Referrers() {

@@ -3,6 +3,7 @@
 package lazyinit
 
 import (
+	"math/rand"
 	"strings"
 	"sync"
 	"time"
@@ -125,6 +126,29 @@ func (c *Canon) Name(raw string) string {
 	c.names[raw] = n
 	c.mu.Unlock()
 	return n
+}
+
+// Tokens memoises no function of the key: a random token drawn on first
+// use. Two first uses that both miss draw two tokens; the first caller
+// hands out one the map no longer holds, and later lookups answer the
+// other. Canon's shape with a draw instead of a computation.
+type Tokens struct {
+	mu     sync.RWMutex
+	tokens map[string]int64
+}
+
+func (c *Tokens) Token(user string) int64 {
+	c.mu.RLock()
+	t, ok := c.tokens[user]
+	c.mu.RUnlock()
+	if ok {
+		return t
+	}
+	t = rand.Int63()
+	c.mu.Lock() // want `c.mu is locked again for writing after RUnlock`
+	c.tokens[user] = t
+	c.mu.Unlock()
+	return t
 }
 
 // Widths memoises an int.

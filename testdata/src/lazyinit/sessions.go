@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 type Session struct {
@@ -149,6 +151,48 @@ func (c *Tokens) Token(user string) int64 {
 	c.tokens[user] = t
 	c.mu.Unlock()
 	return t
+}
+
+// Handles memoises a fresh id per user: uuid.NewString draws a new one at
+// each call, so Tokens' race with an id generator instead of math/rand.
+type Handles struct {
+	mu      sync.RWMutex
+	handles map[string]string
+}
+
+func (c *Handles) Handle(user string) string {
+	c.mu.RLock()
+	h, ok := c.handles[user]
+	c.mu.RUnlock()
+	if ok {
+		return h
+	}
+	h = uuid.NewString()
+	c.mu.Lock() // want `c.mu is locked again for writing after RUnlock`
+	c.handles[user] = h
+	c.mu.Unlock()
+	return h
+}
+
+// Names memoises a name-based uuid of the key, a function of it: two
+// racing callers store the same string, as in Canon.
+type Names struct {
+	mu    sync.RWMutex
+	names map[string]string
+}
+
+func (c *Names) Name(key string) string {
+	c.mu.RLock()
+	n, ok := c.names[key]
+	c.mu.RUnlock()
+	if ok {
+		return n
+	}
+	n = uuid.NewSHA1(uuid.NameSpaceURL, []byte(key)).String()
+	c.mu.Lock()
+	c.names[key] = n
+	c.mu.Unlock()
+	return n
 }
 
 // Widths memoises an int.

@@ -297,6 +297,15 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			if w2.loc.overlaps(r.loc) && w2.stored != nil && !fs.taint[w2.stored].has(ri) && fs.before(r.instr, w2.instr) {
 				return nil
 			}
+			// Taking some elements out (the list cut or filtered in
+			// place) and later putting back those it could not use,
+			// appended to the list as it is then: what others added in
+			// between stays, and no one else can have taken the
+			// elements A took.
+			if w2.loc.key() == r.loc.key() && w.loc.key() == r.loc.key() && w2.stored != nil && fs.before(r.instr, w2.instr) &&
+				fs.cutFrom(w2.stored, r.loc) && fs.appendsToCurrent(w, h) {
+				return nil
+			}
 			// The same, inside the helper (or in-place closure) that
 			// handed the value over.
 			if w2.swaps && w2.instr == r.instr && w2.loc.key() == r.loc.key() {
@@ -543,6 +552,62 @@ func (fs *funcState) rollsBackOwnInsert(r *readSite, w *writeSite) bool {
 	return slices.ContainsFunc(fs.writes, func(w2 writeSite) bool {
 		return w2.instr == r.instr && w2.kind == writeCall && w2.inner == writeMapUpdate && w2.loc.key() == w.loc.key()
 	})
+}
+
+// cutFrom reports whether v, a slice stored back at loc, is the slice
+// read there cut or filtered in place (q[1:]; kept := q[:0] then the
+// elements kept appended), or one started afresh and filled with the
+// elements kept: the others were taken out. Not when it appends to the
+// slice as it was, which takes nothing out.
+func (fs *funcState) cutFrom(v ssa.Value, loc Path) bool {
+	seen := make(map[ssa.Value]bool)
+	var cut func(v ssa.Value) bool
+	cut = func(v ssa.Value) bool {
+		if seen[v] {
+			return true // around a loop: decided by the other edges
+		}
+		seen[v] = true
+		switch x := v.(type) {
+		case *ssa.Phi:
+			for _, e := range x.Edges {
+				if !cut(e) {
+					return false
+				}
+			}
+			return true
+		case *ssa.Call:
+			return isAppend(x) && cut(x.Call.Args[0])
+		case *ssa.Slice:
+			load, ok := x.X.(*ssa.UnOp)
+			return ok && load.Op == token.MUL && pathOf(load.X).key() == loc.key()
+		case *ssa.Const:
+			return x.IsNil()
+		case *ssa.MakeSlice:
+			return true
+		}
+		return false
+	}
+	return cut(v)
+}
+
+// appendsToCurrent reports whether w stores at its location an append to
+// the slice it reads there in its own section (h): the list as it is
+// then, with what others added in between.
+func (fs *funcState) appendsToCurrent(w *writeSite, h heldLock) bool {
+	st, ok := w.instr.(*ssa.Store)
+	if !ok {
+		return false
+	}
+	call, ok := st.Val.(*ssa.Call)
+	if !ok || !isAppend(call) {
+		return false
+	}
+	load, ok := call.Call.Args[0].(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return false
+	}
+	bi, ok := fs.readIdx[load]
+	return ok && fs.reads[bi].loc.key() == w.loc.key() && sameSection(fs.reads[bi].held, w.held, h.key)
 }
 
 // claimsInHelper reports whether w2 is the very helper call that gave

@@ -82,7 +82,10 @@ rows = set()
 for pkg, by in tree.items():
     for pas, diags in by.items():
         for d in diags:
-            file, line = d["posn"].rsplit(":", 2)[:2]
+            parts = d["posn"].rsplit(":", 2)
+            if len(parts) < 3:  # no position: a bug of lockgap's, kept visible
+                parts = [d["posn"], "0"]
+            file, line = parts[:2]
             rows.add((label, os.path.relpath(file, root), int(line), pas, d["message"].replace("\t", " ")))
 for r in sorted(rows):
     print("\t".join(str(x) for x in r))

@@ -827,7 +827,7 @@ func (e *engine) summaryOf(fn *ssa.Function) (sum *summary) {
 	unlocked := make(map[ssa.Value]bool) // by the lock's root, see writesOwnerUnlocked
 	for _, g := range fs.findGaps() {
 		if debugEnabled {
-			fmt.Fprintf(os.Stderr, "gap %s kind=%d read=%v write=%v\n", fn, g.Kind, fs.e.pass.Fset.Position(g.Read), fs.e.pass.Fset.Position(g.Write))
+			fmt.Fprintf(os.Stderr, "gap %s kind=%d read=%v write=%v bopen=%v\n", fn, g.Kind, fs.e.pass.Fset.Position(g.Read), fs.e.pass.Fset.Position(g.Write), g.BOpenInst)
 		}
 		if !fs.drivesCodeUnderTest(g) && !fs.unsharedLocal(g) {
 			v, ok := unlocked[g.Lock.Root]

@@ -1865,6 +1865,10 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	}
 	if pos, ok := fs.lockInPlace(g.BOpenInst, b.path); g.BHelper && ok {
 		g.BOpen, g.BHelper, g.BInPlace = pos, false, true
+	} else if g.BHelper && !g.BOpen.IsValid() {
+		// A range over a function value: the call of the iterator has
+		// no place in the source. Name the helper the loop's body calls.
+		g.BOpen = fs.helperInBody(g.BOpenInst, b.path)
 	}
 	if g.BHelper {
 		for _, o := range b.openers {
@@ -1913,7 +1917,85 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	if !g.Read.IsValid() {
 		g.Read = r.instr.Pos()
 	}
+	if !g.Write.IsValid() && w.instr == g.BOpenInst {
+		g.Write = g.BOpen
+	}
+	// Anything still without a place (a range over a function whose
+	// body reads or writes through calls): the loop's.
+	for _, at := range []*token.Pos{&g.Read, &g.Write, &g.AOpen, &g.BOpen} {
+		if !at.IsValid() {
+			*at = fs.loopOf(r.instr, w.instr)
+		}
+	}
 	return g
+}
+
+// helperInBody returns, for the call of an iterator whose range loop's
+// body runs in place, the position of the call in the body that takes
+// lock: a Lock of it, or a helper whose summary does. NoPos if none.
+func (fs *funcState) helperInBody(instr ssa.Instruction, lock Path) token.Pos {
+	call, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return token.NoPos
+	}
+	body, cs := calleeOf(fs.e.pkg, call)
+	if body == nil || body.Synthetic != "range-over-func yield" {
+		return token.NoPos
+	}
+	takes := func(rp relPath, in *callSite) bool {
+		p, ok := in.resolveLock(rp)
+		if !ok {
+			return false
+		}
+		if rp, ok = toRel(body, p); !ok {
+			return false
+		}
+		p, ok = cs.resolveLock(rp)
+		return ok && p.key() == lock.key()
+	}
+	for _, b := range body.Blocks {
+		for _, instr := range b.Instrs {
+			c, ok := instr.(ssa.CallInstruction)
+			if !ok || !c.Pos().IsValid() {
+				continue
+			}
+			if op, ok := syncLockOp(c.Common()); ok {
+				if rp, ok := toRel(body, op.path); op.kind == opAcquire && ok {
+					if p, ok := cs.resolveLock(rp); ok && p.key() == lock.key() {
+						return c.Pos()
+					}
+				}
+				continue
+			}
+			callee, inner := calleeOf(fs.e.pkg, c)
+			if callee == nil {
+				continue
+			}
+			sum := fs.e.summaries[callee]
+			if sum == nil {
+				continue
+			}
+			for _, l := range sum.acquires {
+				if takes(l.path, inner) {
+					return c.Pos()
+				}
+			}
+		}
+	}
+	return token.NoPos
+}
+
+// loopOf returns the position of the range-over-func loop whose iterator
+// call is one of instrs: go/ssa gives that call no position of its own.
+func (fs *funcState) loopOf(instrs ...ssa.Instruction) token.Pos {
+	for _, instr := range instrs {
+		if call, ok := instr.(ssa.CallInstruction); ok {
+			if body, _ := yieldBody(call); body != nil && body.Pos().IsValid() {
+				return body.Pos()
+			}
+		}
+	}
+	return token.NoPos
 }
 
 // directReads calls f for the reads a condition tests by value: operands

@@ -117,6 +117,16 @@ func Reporter(pass *analysis.Pass, name string, first, unused bool) (report func
 	d.ReportMalformed(pass, name, first)
 	src := NewSource(pass)
 	report = func(diag analysis.Diagnostic) {
+		if !diag.Pos.IsValid() && len(diag.Related) > 0 {
+			// Code go/ssa gives no position (a range over a function's
+			// iterator call) that the engine could not place: at the
+			// stale read rather than nowhere, which drivers print as "-"
+			// and tools cannot open.
+			diag.Pos, diag.End = diag.Related[0].Pos, diag.Related[0].End
+		}
+		if !diag.Pos.IsValid() {
+			return
+		}
 		if !d.Suppresses(name, diag.Pos) {
 			pass.Report(spanned(src, diag))
 		}

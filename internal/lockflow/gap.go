@@ -1321,9 +1321,46 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 			}
 			out = append(out, g)
 		})
+		// A question put to the entry as it is now (if
+		// !m[k].idle() { ... }): its answer, not A's, decides.
+		if ri, ok := fs.askedEntry(cond); ok {
+			r2 := &fs.reads[ri]
+			if sameSection(r2.held, w.held, k) && rereadsA(r2.loc) && !fs.staleAddress(r2, k, w.held) {
+				out = append(out, guard{loc: r2.loc, read: ri, branch: d})
+			}
+		}
 	}
 	fs.eachSectionGate(w, k, visit)
 	return out
+}
+
+// askedEntry returns, for a condition that is the result of a method
+// called on a value read from shared state (through negations), that
+// read.
+func (fs *funcState) askedEntry(cond ssa.Value) (int, bool) {
+	c, ok := withoutNegation(cond).(*ssa.Call)
+	if !ok || len(c.Call.Args) == 0 && !c.Call.IsInvoke() {
+		return 0, false
+	}
+	var recv ssa.Value
+	switch {
+	case c.Call.IsInvoke():
+		recv = c.Call.Value
+	case c.Call.Signature().Recv() != nil:
+		recv = c.Call.Args[0]
+	default:
+		callee := c.Call.StaticCallee()
+		if callee == nil || callee.Signature.Recv() == nil {
+			return 0, false
+		}
+		recv = c.Call.Args[0]
+	}
+	instr, ok := recv.(ssa.Instruction)
+	if !ok {
+		return 0, false
+	}
+	ri, ok := fs.readIdx[instr]
+	return ri, ok
 }
 
 // eachSectionGate calls f with each branch w depends on, and each retry

@@ -465,6 +465,12 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			// have refilled it).
 			return nil
 		}
+		if removes(w) && fs.drains(w, h) {
+			// Everything the collection holds now is handed on (nacked,
+			// closed) before it is emptied: what arrived since the
+			// stale look goes the same way, not lost.
+			return nil
+		}
 		if lazy && !byLimit && (w.kind == writeClear || w.inner == writeClear) {
 			// Emptying the whole collection where one entry was missing
 			// is a reset, not a fill or a removal of that entry: one
@@ -552,6 +558,53 @@ func (fs *funcState) rollsBackOwnInsert(r *readSite, w *writeSite) bool {
 	return slices.ContainsFunc(fs.writes, func(w2 writeSite) bool {
 		return w2.instr == r.instr && w2.kind == writeCall && w2.inner == writeMapUpdate && w2.loc.key() == w.loc.key()
 	})
+}
+
+// drains reports whether w empties a slice or map (stores nil or a new
+// empty one there) after going, in its own section, through every
+// element the location holds then.
+func (fs *funcState) drains(w *writeSite, h heldLock) bool {
+	st, ok := w.instr.(*ssa.Store)
+	if !ok || !emptyValue(st.Val) {
+		return false
+	}
+	for _, ri := range fs.inSection(fs.readsIn, h, h.key, func(i int) lockState { return fs.reads[i].held }) {
+		r := &fs.reads[ri]
+		if r.loc.key() != w.loc.key() || !fs.before(r.instr, w.instr) || r.value == nil || r.value.Referrers() == nil {
+			continue
+		}
+		ranged, indexed, counted := false, false, false
+		for _, ref := range *r.value.Referrers() {
+			switch x := ref.(type) {
+			case *ssa.Range:
+				ranged = true
+			case *ssa.IndexAddr, *ssa.Index:
+				indexed = true
+			case *ssa.Call:
+				if b, ok := x.Call.Value.(*ssa.Builtin); ok && b.Name() == "len" {
+					counted = true
+				}
+			}
+		}
+		if ranged || indexed && counted {
+			return true
+		}
+	}
+	return false
+}
+
+// emptyValue reports whether v is nil or a new empty slice or map.
+func emptyValue(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.MakeMap:
+		return true
+	case *ssa.MakeSlice:
+		c, ok := x.Len.(*ssa.Const)
+		return ok && c.Int64() == 0
+	}
+	return false
 }
 
 // cutFrom reports whether v, a slice stored back at loc, is the slice

@@ -465,10 +465,13 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			// have refilled it).
 			return nil
 		}
-		if removes(w) && fs.drains(w, h) {
-			// Everything the collection holds now is handed on (nacked,
-			// closed) before it is emptied: what arrived since the
-			// stale look goes the same way, not lost.
+		if lazy && (!byLimit || fs.onlyEmptiness(ri)) && removes(w) && fs.drains(w, h) {
+			// Found nothing, then everything the collection holds now is
+			// handed on (nacked, closed) before it is emptied: what
+			// arrived since the stale look goes the same way, not lost.
+			// (Not after a bound, which the drain may now exceed, nor a
+			// flag such as closed, whose stale answer lets a second
+			// shutdown run.)
 			return nil
 		}
 		if lazy && !byLimit && (w.kind == writeClear || w.inner == writeClear) {

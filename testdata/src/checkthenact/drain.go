@@ -81,3 +81,34 @@ func (w *Window) Idle() {
 	w.pending = nil
 	w.mu.Unlock()
 }
+
+// Closer is a window that shuts down once.
+type Closer struct {
+	mu      sync.Mutex
+	closed  bool
+	done    chan struct{}
+	pending []*windowed
+}
+
+func (c *Closer) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+// Shutdown nacks all it holds and empties it, as Next's end of input
+// does, but what decided it is a flag: two shutdowns that both found it
+// open both close done (the second panics) and mark it closed.
+func (c *Closer) Shutdown() {
+	if c.isClosed() {
+		return
+	}
+	close(c.done)
+	c.mu.Lock() // want `c.mu is locked again after the section that checked: the write is decided by c.isClosed\(\)`
+	for _, m := range c.pending {
+		m.nack()
+	}
+	c.pending = nil
+	c.closed = true
+	c.mu.Unlock()
+}

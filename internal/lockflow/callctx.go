@@ -465,6 +465,106 @@ const (
 	namedFlight
 )
 
+// A slot taken for the run: section A finds a field of the lock's owner
+// unset (an in-progress build, a busy flag) and leaves, or waits, when it
+// is set; else it sets it, and section B unsets it. Between the two no
+// other run of the function gets past A: the slot is an outer lock of the
+// function's own making, as a singleflight group with one key. It covers
+// the gap when the function alone writes what A read.
+//
+// slotHeld reports whether g's function takes such a slot in A and gives
+// it back in B, and no other function of the package writes the state A
+// read.
+func (e *engine) slotHeld(g *Gap) bool {
+	writers, _ := e.stateWriters(g)
+	if len(writers) != 1 || writers[0] != g.Fn || len(g.AReleases) == 0 {
+		return false
+	}
+	aEnd := g.AReleases[0]
+	for _, b := range g.Fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || st.Pos() <= g.AOpen || st.Pos() >= aEnd || emptyOrFalse(st.Val) {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok || !setOnlyWhenUnset(st, fa) {
+				continue
+			}
+			if unsetAfter(g.Fn, fa, g.BOpen) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// emptyOrFalse reports whether v is nil, false, or a new empty slice or
+// map: what unsets a slot.
+func emptyOrFalse(v ssa.Value) bool {
+	if c, ok := v.(*ssa.Const); ok && c.Value != nil && isFalse(c) {
+		return true
+	}
+	return emptyValue(v)
+}
+
+// setOnlyWhenUnset reports whether st, a store of the field fa addresses,
+// runs only after a branch on that field being unset whose other side
+// never reaches st.
+func setOnlyWhenUnset(st *ssa.Store, fa *ssa.FieldAddr) bool {
+	slot := pathOf(fa).key()
+	depth := 0
+	for b := st.Block().Idom(); b != nil && depth < 16; b, depth = b.Idom(), depth+1 {
+		cond := ifCond(b)
+		if cond == nil || !testsSlot(cond, slot) {
+			continue
+		}
+		for _, succ := range b.Succs {
+			if !reaches(succ, st.Block()) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// testsSlot reports whether cond compares the field at slot with nil or
+// false, or is that boolean field itself (through negations).
+func testsSlot(cond ssa.Value, slot pathKey) bool {
+	isSlot := func(v ssa.Value) bool {
+		ld, ok := v.(*ssa.UnOp)
+		return ok && ld.Op == token.MUL && pathOf(ld.X).key() == slot
+	}
+	cond = withoutNegation(cond)
+	if isSlot(cond) {
+		return true
+	}
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
+		return false
+	}
+	zero := func(v ssa.Value) bool {
+		c, ok := v.(*ssa.Const)
+		return ok && (c.IsNil() || c.Value != nil && isFalse(c))
+	}
+	return isSlot(bin.X) && zero(bin.Y) || isSlot(bin.Y) && zero(bin.X)
+}
+
+// unsetAfter reports whether fn stores nil or false in the field fa
+// addresses somewhere after pos.
+func unsetAfter(fn *ssa.Function, fa *ssa.FieldAddr, pos token.Pos) bool {
+	slot := pathOf(fa).key()
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if ok && st.Pos() > pos && emptyOrFalse(st.Val) && pathOf(st.Addr).key() == slot {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // inFlight reports whether g's function runs inside a singleflight group
 // that serialises it with every writer of what it read.
 func (e *engine) inFlight(g *Gap) bool {

@@ -121,7 +121,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
 		return e.outerLockCovers(g) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||
-			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
+			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.slotHeld(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
 			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
 			e.onlyMainGoroutine(g) || e.serialisedByFramework(g) || e.neverRuns(g.Fn)
 	})

@@ -502,7 +502,7 @@ func (e *engine) slotHeld(g *Gap) bool {
 // emptyOrFalse reports whether v is nil, false, or a new empty slice or
 // map: what unsets a slot.
 func emptyOrFalse(v ssa.Value) bool {
-	if c, ok := v.(*ssa.Const); ok && c.Value != nil && isFalse(c) {
+	if c, ok := v.(*ssa.Const); ok && isFalse(c) {
 		return true
 	}
 	return emptyValue(v)
@@ -545,7 +545,7 @@ func testsSlot(cond ssa.Value, slot pathKey) bool {
 	}
 	zero := func(v ssa.Value) bool {
 		c, ok := v.(*ssa.Const)
-		return ok && (c.IsNil() || c.Value != nil && isFalse(c))
+		return ok && (c.IsNil() || isFalse(c))
 	}
 	return isSlot(bin.X) && zero(bin.Y) || isSlot(bin.Y) && zero(bin.X)
 }

@@ -212,7 +212,14 @@
 // both its sections; a group of another name (a SingleFlight interface, a
 // flightGroup, with Do, DoEx or DoChan) only where every writer of the
 // state read also runs inside a flight, since such a group is an outer
-// lock only against other flights; a gap whose second section opens only
+// lock only against other flights; a slot the function takes for its run
+// (the first section finds an in-progress field unset and sets it, waiting
+// or leaving when it is set, the second unsets it), where that function
+// alone writes what the first section read; a second section that goes
+// through every element a queue holds and then empties it, after the
+// first found the queue empty or an entry missing; messages cut out of a
+// list in the first section whose failed ones the second appends to the
+// list as it is then; a gap whose second section opens only
 // past a test of a boolean parameter that every call of the function (an
 // unexported one, or one no other package can call) answers the other way
 // (a prompt every caller turns off); a gap or a lock taken again in a

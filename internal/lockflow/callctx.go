@@ -476,9 +476,16 @@ const (
 // it back in B, and no other function of the package writes the state A
 // read.
 func (e *engine) slotHeld(g *Gap) bool {
-	writers, _ := e.stateWriters(g)
-	if len(writers) != 1 || writers[0] != g.Fn || len(g.AReleases) == 0 {
+	f := fieldClass(g.ReadLoc)
+	writers := e.fieldWriters[f]
+	if f == "" || !slices.Contains(writers, g.Fn) || len(g.AReleases) == 0 {
 		return false
+	}
+	for _, w := range writers {
+		// Callers of the function write through it, under its slot.
+		if w != g.Fn && !e.writesOnlyThrough(w, f, g.Fn) {
+			return false
+		}
 	}
 	aEnd := g.AReleases[0]
 	for _, b := range g.Fn.Blocks {

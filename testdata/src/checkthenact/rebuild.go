@@ -49,6 +49,14 @@ func (b *Builder) Rebuild() map[string]string {
 	return cur.result
 }
 
+// Serve rebuilds for each request: it writes the hashes only through
+// Rebuild, under Rebuild's slot.
+func (b *Builder) Serve(requests <-chan struct{}, out chan<- map[string]string) {
+	for range requests {
+		out <- b.Rebuild()
+	}
+}
+
 // Sketcher takes a slot as Builder does, but Seed writes the hashes
 // without it: a Seed landing between Redraw's sections is replaced by a
 // result built from the hashes before it.

@@ -470,11 +470,12 @@ const (
 // is set; else it sets it, and section B unsets it. Between the two no
 // other run of the function gets past A: the slot is an outer lock of the
 // function's own making, as a singleflight group with one key. It covers
-// the gap when the function alone writes what A read.
+// the gap when the function alone writes what A read (its callers may,
+// through it).
 //
 // slotHeld reports whether g's function takes such a slot in A and gives
 // it back in B, and no other function of the package writes the state A
-// read.
+// read but through it.
 func (e *engine) slotHeld(g *Gap) bool {
 	f := fieldClass(g.ReadLoc)
 	writers := e.fieldWriters[f]
@@ -488,22 +489,62 @@ func (e *engine) slotHeld(g *Gap) bool {
 		}
 	}
 	aEnd := g.AReleases[0]
-	for _, b := range g.Fn.Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok || st.Pos() <= g.AOpen || st.Pos() >= aEnd || emptyOrFalse(st.Val) {
-				continue
-			}
-			fa, ok := st.Addr.(*ssa.FieldAddr)
-			if !ok || !setOnlyWhenUnset(st, fa) {
-				continue
-			}
-			if unsetAfter(g.Fn, fa, g.BOpen) {
-				return true
-			}
+	for _, s := range e.slotsOf(g.Fn) {
+		if s.set > g.AOpen && s.set < aEnd && slices.ContainsFunc(s.unsets, func(p token.Pos) bool { return p > g.BOpen }) {
+			return true
 		}
 	}
 	return false
+}
+
+// slot is a field a function sets only where it found it unset, at set,
+// and unsets at unsets.
+type slot struct {
+	set    token.Pos
+	unsets []token.Pos
+}
+
+// slotsOf returns the slots fn sets and unsets (memoised: a large
+// function has many gaps, and each asks).
+func (e *engine) slotsOf(fn *ssa.Function) []slot {
+	if s, ok := e.slotsMemo[fn]; ok {
+		return s
+	}
+	sets := make(map[pathKey][]token.Pos)
+	unsets := make(map[pathKey][]token.Pos)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			fa, ok := st.Addr.(*ssa.FieldAddr)
+			if !ok {
+				continue
+			}
+			key := pathOf(fa).key()
+			switch {
+			case emptyOrFalse(st.Val):
+				unsets[key] = append(unsets[key], st.Pos())
+			case setOnlyWhenUnset(st, key):
+				sets[key] = append(sets[key], st.Pos())
+			}
+		}
+	}
+	var out []slot
+	for key, at := range sets {
+		if len(unsets[key]) == 0 {
+			continue
+		}
+		for _, p := range at {
+			out = append(out, slot{set: p, unsets: unsets[key]})
+		}
+	}
+	if e.slotsMemo == nil {
+		e.slotsMemo = make(map[*ssa.Function][]slot)
+	}
+	e.slotsMemo[fn] = out
+	return out
 }
 
 // emptyOrFalse reports whether v is nil, false, or a new empty slice or
@@ -515,11 +556,10 @@ func emptyOrFalse(v ssa.Value) bool {
 	return emptyValue(v)
 }
 
-// setOnlyWhenUnset reports whether st, a store of the field fa addresses,
-// runs only after a branch on that field being unset whose other side
-// never reaches st.
-func setOnlyWhenUnset(st *ssa.Store, fa *ssa.FieldAddr) bool {
-	slot := pathOf(fa).key()
+// setOnlyWhenUnset reports whether st, a store of the field at slot, runs
+// only after a branch on that field being unset whose other side never
+// reaches st.
+func setOnlyWhenUnset(st *ssa.Store, slot pathKey) bool {
 	depth := 0
 	for b := st.Block().Idom(); b != nil && depth < 16; b, depth = b.Idom(), depth+1 {
 		cond := ifCond(b)
@@ -555,21 +595,6 @@ func testsSlot(cond ssa.Value, slot pathKey) bool {
 		return ok && (c.IsNil() || isFalse(c))
 	}
 	return isSlot(bin.X) && zero(bin.Y) || isSlot(bin.Y) && zero(bin.X)
-}
-
-// unsetAfter reports whether fn stores nil or false in the field fa
-// addresses somewhere after pos.
-func unsetAfter(fn *ssa.Function, fa *ssa.FieldAddr, pos token.Pos) bool {
-	slot := pathOf(fa).key()
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if ok && st.Pos() > pos && emptyOrFalse(st.Val) && pathOf(st.Addr).key() == slot {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // inFlight reports whether g's function runs inside a singleflight group

@@ -208,6 +208,7 @@ type engine struct {
 	workers     map[*ssa.Function]*goStart // memo of worker
 
 	calledLockedMemo map[*ssa.Function]bool
+	slotsMemo        map[*ssa.Function][]slot // see slotsOf
 	// lockedOrBuildingMemo: memo of lockedOrBuilding, made on first use.
 	lockedOrBuildingMemo map[*ssa.Function]bool
 	// constructingMemo: memo of constructing by the lock's parameter

@@ -1395,21 +1395,17 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 // read.
 func (fs *funcState) askedEntry(cond ssa.Value) (int, bool) {
 	c, ok := withoutNegation(cond).(*ssa.Call)
-	if !ok || len(c.Call.Args) == 0 && !c.Call.IsInvoke() {
+	if !ok {
 		return 0, false
 	}
 	var recv ssa.Value
 	switch {
 	case c.Call.IsInvoke():
 		recv = c.Call.Value
-	case c.Call.Signature().Recv() != nil:
+	case c.Call.Signature().Recv() != nil && len(c.Call.Args) > 0:
 		recv = c.Call.Args[0]
 	default:
-		callee := c.Call.StaticCallee()
-		if callee == nil || callee.Signature.Recv() == nil {
-			return 0, false
-		}
-		recv = c.Call.Args[0]
+		return 0, false
 	}
 	instr, ok := recv.(ssa.Instruction)
 	if !ok {

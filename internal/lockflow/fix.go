@@ -433,3 +433,153 @@ func TypeInFile(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool
 	s := types.TypeString(t, qualify)
 	return s, ok
 }
+
+// keepFoundFix makes the store that fills a map miss keep the entry a
+// racer stored since, and the caller go on with that entry, as
+// loadOrStoreFix does for a sync.Map:
+//
+//	m[k] = v
+//
+// becomes
+//
+//	if existing, ok := m[k]; ok {
+//		v = existing
+//	} else {
+//		m[k] = v
+//	}
+//
+// It is offered where the re-check at the top of the section cannot be
+// (RecheckFix): the store is a statement of its own, m and k call
+// nothing, and v is a local variable of the map's element type that the
+// function, after the store, only returns (or builds its results from).
+// A v handed on anywhere else (started, registered, counted) would,
+// after the fix, be the racer's entry handed on a second time, or the
+// caller's own work lost; no fix then.
+func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
+	if g.Kind != LazyInit || g.Removal || g.OrStale || g.Emptiness || g.BHelper || g.Picked || !g.Write.IsValid() {
+		return analysis.SuggestedFix{}, false
+	}
+	var store *ast.AssignStmt
+	var body *ast.BlockStmt // of the innermost function holding the store
+	for _, n := range src.Enclosing(g.Write) {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if store == nil {
+				store = n
+			}
+		case *ast.ForStmt, *ast.RangeStmt:
+			if body == nil {
+				return analysis.SuggestedFix{}, false // the fix would need to know the next round
+			}
+		case *ast.FuncLit:
+			if body == nil {
+				body = n.Body
+			}
+		case *ast.FuncDecl:
+			if body == nil {
+				body = n.Body
+			}
+		}
+	}
+	if store == nil || body == nil || store.Tok != token.ASSIGN || len(store.Lhs) != 1 || len(store.Rhs) != 1 {
+		return analysis.SuggestedFix{}, false
+	}
+	index, ok := ast.Unparen(store.Lhs[0]).(*ast.IndexExpr)
+	if !ok || index.Lbrack != g.Write || hasCall(index, false) {
+		return analysis.SuggestedFix{}, false
+	}
+	mt, ok := types.Unalias(pass.TypesInfo.TypeOf(index.X)).Underlying().(*types.Map)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	id, ok := ast.Unparen(store.Rhs[0]).(*ast.Ident)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || !types.AssignableTo(mt.Elem(), v.Type()) {
+		return analysis.SuggestedFix{}, false
+	}
+	names := identNames(store)
+	if names["existing"] || names["ok"] {
+		return analysis.SuggestedFix{}, false
+	}
+	if !onlyReturnedAfter(pass, body, store, v) {
+		return analysis.SuggestedFix{}, false
+	}
+	indent := indentation(pass, store.Pos())
+	entry := render(pass, index)
+	text := fmt.Sprintf("if existing, ok := %s; ok {\n%s\t%s = existing\n%s} else {\n%s\t%s = %s\n%s}",
+		entry, indent, id.Name, indent, indent, entry, id.Name, indent)
+	return analysis.SuggestedFix{
+		Message:   "store only if still missing, and keep the entry found",
+		TextEdits: []analysis.TextEdit{{Pos: store.Pos(), End: store.End(), NewText: []byte(text)}},
+	}, true
+}
+
+// onlyReturnedAfter reports whether, in body, the variable v is used
+// after the store only in return statements of body's own function,
+// is assigned before it only as a whole (no field or method of it used
+// on the way), and is not captured by a function literal.
+func onlyReturnedAfter(pass *analysis.Pass, body *ast.BlockStmt, store *ast.AssignStmt, v *types.Var) bool {
+	ok := true
+	var visit func(n ast.Node, inReturn, inLit bool) bool
+	visit = func(n ast.Node, inReturn, inLit bool) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			ast.Inspect(n.Body, func(m ast.Node) bool {
+				if id, isID := m.(*ast.Ident); isID && pass.TypesInfo.Uses[id] == v {
+					ok = false
+				}
+				return ok
+			})
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				ast.Inspect(r, func(m ast.Node) bool { return visit(m, true, inLit) })
+			}
+			return false
+		case *ast.AssignStmt:
+			if n == store {
+				return false
+			}
+			for _, l := range n.Lhs {
+				if id, isID := ast.Unparen(l).(*ast.Ident); !isID || pass.TypesInfo.ObjectOf(id) != v {
+					ast.Inspect(l, func(m ast.Node) bool { return visit(m, inReturn, inLit) })
+				}
+			}
+			for _, r := range n.Rhs {
+				ast.Inspect(r, func(m ast.Node) bool { return visit(m, inReturn, inLit) })
+			}
+			return false
+		case *ast.Ident:
+			if pass.TypesInfo.Uses[n] == v && !inReturn {
+				// Before the store, a use that only tests the value
+				// found (v != nil) is a read: allowed.
+				if n.Pos() > store.End() || !nilTested(pass, body, n) {
+					ok = false
+				}
+			}
+		}
+		return ok
+	}
+	ast.Inspect(body, func(n ast.Node) bool { return ok && visit(n, false, false) })
+	return ok
+}
+
+// nilTested reports whether id is an operand of a comparison with nil in
+// body.
+func nilTested(pass *analysis.Pass, body *ast.BlockStmt, id *ast.Ident) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		be, ok := n.(*ast.BinaryExpr)
+		if ok && (be.Op == token.EQL || be.Op == token.NEQ) {
+			x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
+			if x == ast.Expr(id) && pass.TypesInfo.Types[y].IsNil() || y == ast.Expr(id) && pass.TypesInfo.Types[x].IsNil() {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

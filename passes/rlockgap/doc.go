@@ -169,7 +169,20 @@
 // loop finds and act on it after the loop.
 //
 // Fix: for lazy initialisation, lockgap inserts the re-check after the
-// Lock; for a double check of the copy, it reads the shared state into
+// Lock. Where the early return cannot be repeated there (the lookup sits
+// in the if statement, or the miss is handled inside its branch), the map
+// store keeps the entry a racer stored and the caller goes on with it:
+//
+//	if existing, ok := d.bySchema[schema]; ok {
+//		dec = existing
+//	} else {
+//		d.bySchema[schema] = dec
+//	}
+//
+// offered only when the value stored is a local variable that the
+// function, after the store, only returns: one handed on (started,
+// registered, counted on) would be the racer's entry handed on again.
+// For a double check of the copy, it reads the shared state into
 // the copy again just before the second test (where every name there
 // means what it meant at the copy). Silence a finding with //lockgap:ignore rlockgap <reason>.
 package rlockgap

@@ -303,7 +303,9 @@ func lineEnd(pass *analysis.Pass, pos token.Pos) token.Pos {
 // It is offered when the Store is a statement of its own and v a local
 // variable whose type can be named in the file.
 func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
-	if g.Kind != LazyInit {
+	if g.Kind != LazyInit || g.OrStale {
+		// An entry found stale (expired) is one to replace: LoadOrStore
+		// would keep it for good.
 		return analysis.SuggestedFix{}, false
 	}
 	call := src.CallAt(g.BOpen)
@@ -319,9 +321,21 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		return analysis.SuggestedFix{}, false
 	}
 	var stmt *ast.ExprStmt
+	var body *ast.BlockStmt
 	for _, n := range src.Enclosing(call.Pos()) {
-		if es, ok := n.(*ast.ExprStmt); ok && es.X == call {
-			stmt = es
+		switch n := n.(type) {
+		case *ast.ExprStmt:
+			if n.X == call {
+				stmt = n
+			}
+		case *ast.FuncLit:
+			if body == nil {
+				body = n.Body
+			}
+		case *ast.FuncDecl:
+			if body == nil {
+				body = n.Body
+			}
 		}
 	}
 	id, ok := call.Args[1].(*ast.Ident)
@@ -330,6 +344,11 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 	}
 	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
 	if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || v.IsField() {
+		return analysis.SuggestedFix{}, false
+	}
+	if before, _ := usesAround(pass, body, stmt, v); !before {
+		// Something done with the caller's own value (counted on,
+		// registered) would be lost with it.
 		return analysis.SuggestedFix{}, false
 	}
 	assign := "actual"
@@ -504,7 +523,7 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 	if names["existing"] || names["ok"] {
 		return analysis.SuggestedFix{}, false
 	}
-	if !onlyReturnedAfter(pass, body, store, v) {
+	if before, after := usesAround(pass, body, store, v); !before || !after {
 		return analysis.SuggestedFix{}, false
 	}
 	indent := indentation(pass, store.Pos())
@@ -517,54 +536,60 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 	}, true
 }
 
-// onlyReturnedAfter reports whether, in body, the variable v is used
-// after the store only in return statements of body's own function,
-// is assigned before it only as a whole (no field or method of it used
-// on the way), and is not captured by a function literal.
-func onlyReturnedAfter(pass *analysis.Pass, body *ast.BlockStmt, store *ast.AssignStmt, v *types.Var) bool {
-	ok := true
-	var visit func(n ast.Node, inReturn, inLit bool) bool
-	visit = func(n ast.Node, inReturn, inLit bool) bool {
+// usesAround sorts the uses of the variable v in body around the
+// statement store (whose own uses do not count): before it, whether v is
+// used only as a whole (assigned, tested against nil, returned), so that
+// nothing was done with the caller's own value that keeping another
+// would lose; after it, whether v is only returned (or results built
+// from it). A function literal using v spoils both: when it runs is not
+// known.
+func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *types.Var) (wholeBefore, returnedAfter bool) {
+	wholeBefore, returnedAfter = true, true
+	var visit func(n ast.Node, inReturn bool) bool
+	visit = func(n ast.Node, inReturn bool) bool {
+		if st, ok := n.(ast.Stmt); ok && st == store {
+			return false
+		}
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			ast.Inspect(n.Body, func(m ast.Node) bool {
 				if id, isID := m.(*ast.Ident); isID && pass.TypesInfo.Uses[id] == v {
-					ok = false
+					wholeBefore, returnedAfter = false, false
 				}
-				return ok
+				return true
 			})
 			return false
 		case *ast.ReturnStmt:
 			for _, r := range n.Results {
-				ast.Inspect(r, func(m ast.Node) bool { return visit(m, true, inLit) })
+				ast.Inspect(r, func(m ast.Node) bool { return visit(m, true) })
 			}
 			return false
 		case *ast.AssignStmt:
-			if n == store {
-				return false
-			}
 			for _, l := range n.Lhs {
 				if id, isID := ast.Unparen(l).(*ast.Ident); !isID || pass.TypesInfo.ObjectOf(id) != v {
-					ast.Inspect(l, func(m ast.Node) bool { return visit(m, inReturn, inLit) })
+					ast.Inspect(l, func(m ast.Node) bool { return visit(m, inReturn) })
 				}
 			}
 			for _, r := range n.Rhs {
-				ast.Inspect(r, func(m ast.Node) bool { return visit(m, inReturn, inLit) })
+				ast.Inspect(r, func(m ast.Node) bool { return visit(m, inReturn) })
 			}
 			return false
 		case *ast.Ident:
-			if pass.TypesInfo.Uses[n] == v && !inReturn {
-				// Before the store, a use that only tests the value
-				// found (v != nil) is a read: allowed.
-				if n.Pos() > store.End() || !nilTested(pass, body, n) {
-					ok = false
-				}
+			if pass.TypesInfo.Uses[n] != v {
+				break
+			}
+			if n.Pos() > store.End() {
+				returnedAfter = returnedAfter && inReturn
+			} else if !inReturn && !nilTested(pass, body, n) {
+				wholeBefore = false
 			}
 		}
-		return ok
+		return true
 	}
-	ast.Inspect(body, func(n ast.Node) bool { return ok && visit(n, false, false) })
-	return ok
+	if store != nil && body != nil {
+		ast.Inspect(body, func(n ast.Node) bool { return visit(n, false) })
+	}
+	return wholeBefore, returnedAfter
 }
 
 // nilTested reports whether id is an operand of a comparison with nil in

@@ -74,3 +74,29 @@ func (p *Pool) Canonical(id string) *Worker {
 	p.mu.Unlock()
 	return w
 }
+
+type token struct {
+	value   string
+	expires int64
+}
+
+// Tokens refreshes an entry that has expired as well as a missing one:
+// keeping the entry found would keep the expired token, so no fix.
+type Tokens struct {
+	mu    sync.RWMutex
+	byKey map[string]*token
+}
+
+func (t *Tokens) Get(key string, now int64) *token {
+	t.mu.RLock()
+	if tok, ok := t.byKey[key]; ok && tok.expires > now {
+		t.mu.RUnlock()
+		return tok
+	}
+	t.mu.RUnlock()
+	tok := &token{value: key, expires: now + 60}
+	t.mu.Lock() // want `t.mu is locked again for writing after RUnlock: tok was missing or stale`
+	t.byKey[key] = tok
+	t.mu.Unlock()
+	return tok
+}

@@ -1,6 +1,9 @@
 package syncmapfix
 
-import "sync"
+import (
+	"sync"
+	"time"
+)
 
 type Sessions struct {
 	byID sync.Map // string -> *session
@@ -25,4 +28,35 @@ func (s *Sessions) Bump(counts *sync.Map, id string) {
 		n = v.(int)
 	}
 	counts.Store(id, n+1) // want `counts.Store writes a value derived from counts.Load`
+}
+
+type lease struct {
+	holder  string
+	expires time.Time
+}
+
+// Renew stores a new lease where the one found had expired as well as
+// where there was none: LoadOrStore would keep the expired lease for
+// good, so no fix.
+func (s *Sessions) Renew(leases *sync.Map, key, holder string) *lease {
+	if v, ok := leases.Load(key); ok && time.Now().Before(v.(*lease).expires) {
+		return v.(*lease)
+	}
+	l := &lease{holder: holder, expires: time.Now().Add(time.Minute)}
+	leases.Store(key, l) // want `leases.Store stores what leases.Load found missing or stale`
+	return l
+}
+
+type hits struct{ n int }
+
+// Hit counts on its own new tally before storing it: keeping the winner
+// instead would lose that count, so no fix.
+func (s *Sessions) Hit(tallies *sync.Map, key string) {
+	if v, ok := tallies.Load(key); ok {
+		v.(*hits).n++
+		return
+	}
+	h := &hits{}
+	h.n++
+	tallies.Store(key, h) // want `tallies.Store stores what tallies.Load found missing`
 }

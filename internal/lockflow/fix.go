@@ -480,7 +480,17 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 	}
 	var store *ast.AssignStmt
 	var body *ast.BlockStmt // of the innermost function holding the store
-	for _, n := range src.Enclosing(g.Write) {
+	inList := false         // the store is a statement of a block or a case
+	path := src.Enclosing(g.Write)
+	for i, n := range path {
+		if store != nil && path[i-1] == ast.Node(store) {
+			// The node holding the store says where it stands (an if
+			// statement's init cannot take an if statement).
+			switch n.(type) {
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				inList = true
+			}
+		}
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			if store == nil {
@@ -500,7 +510,7 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 			}
 		}
 	}
-	if store == nil || body == nil || store.Tok != token.ASSIGN || len(store.Lhs) != 1 || len(store.Rhs) != 1 {
+	if store == nil || body == nil || !inList || store.Tok != token.ASSIGN || len(store.Lhs) != 1 || len(store.Rhs) != 1 {
 		return analysis.SuggestedFix{}, false
 	}
 	index, ok := ast.Unparen(store.Lhs[0]).(*ast.IndexExpr)

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // RecheckFix re-establishes a stale decision at the top of section B, for
@@ -555,9 +556,44 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 // known.
 func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *types.Var) (wholeBefore, returnedAfter bool) {
 	wholeBefore, returnedAfter = true, true
+	// A value sorted by a standard function calling back before it
+	// returns (sort.Slice, with its less function), or appended to
+	// itself, is only being built: it is handed to no one.
+	building := map[ast.Node]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if fn, ok := typeutil.Callee(pass.TypesInfo, n).(*types.Func); ok && stdCallsBack(fn) {
+				for _, a := range n.Args {
+					switch a := ast.Unparen(a).(type) {
+					case *ast.FuncLit:
+						building[a] = true
+					case *ast.Ident:
+						if pass.TypesInfo.Uses[a] == v {
+							building[a] = true // sort.Slice(v, ...)
+						}
+					}
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if id, ok := ast.Unparen(n.Lhs[0]).(*ast.Ident); ok && pass.TypesInfo.ObjectOf(id) == v {
+					if c, ok := n.Rhs[0].(*ast.CallExpr); ok && len(c.Args) > 0 && pass.TypesInfo.Types[c.Fun].IsBuiltin() {
+						if arg, ok := ast.Unparen(c.Args[0]).(*ast.Ident); ok && pass.TypesInfo.Uses[arg] == v {
+							building[arg] = true // v = append(v, ...)
+						}
+					}
+				}
+			}
+		}
+		return true
+	})
 	var visit func(n ast.Node, inReturn bool) bool
 	visit = func(n ast.Node, inReturn bool) bool {
 		if st, ok := n.(ast.Stmt); ok && st == store {
+			return false
+		}
+		if building[n] && n.Pos() < store.Pos() {
 			return false
 		}
 		switch n := n.(type) {

@@ -304,9 +304,10 @@ func lineEnd(pass *analysis.Pass, pos token.Pos) token.Pos {
 // It is offered when the Store is a statement of its own and v a local
 // variable whose type can be named in the file.
 func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
-	if g.Kind != LazyInit || g.OrStale {
-		// An entry found stale (expired) is one to replace: LoadOrStore
-		// would keep it for good.
+	if g.Kind != LazyInit || g.OrStale || !g.MissOnly {
+		// An entry found stale (expired), or not looked up on some way
+		// to the Store (a changed file's), is one to replace:
+		// LoadOrStore would keep it for good.
 		return analysis.SuggestedFix{}, false
 	}
 	call := src.CallAt(g.BOpen)
@@ -476,7 +477,7 @@ func TypeInFile(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool
 // after the fix, be the racer's entry handed on a second time, or the
 // caller's own work lost; no fix then.
 func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
-	if g.Kind != LazyInit || g.Removal || g.OrStale || g.Emptiness || g.BHelper || g.Picked || !g.Write.IsValid() {
+	if g.Kind != LazyInit || g.Removal || g.OrStale || !g.MissOnly || g.Emptiness || g.BHelper || g.Picked || !g.Write.IsValid() {
 		return analysis.SuggestedFix{}, false
 	}
 	var store *ast.AssignStmt

@@ -57,6 +57,10 @@ type Gap struct {
 	// OrStale: a LazyInit write runs when the entry was missing and also
 	// when it was there but failed another test (expired, outdated).
 	OrStale bool
+	// MissOnly: a LazyInit write runs only where the lookup found the
+	// entry missing (the missing branch dominates it), not on a way that
+	// skipped the lookup.
+	MissOnly bool
 	// Emptiness: the stale test asked whether a collection was empty,
 	// not whether an entry was there.
 	Emptiness bool
@@ -443,6 +447,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				lazy = true
 				if len(d.block.Succs) == 2 && fs.dependsOn(w.instr.Block(), branch{d.block, 1 - d.missing}) {
 					g.OrStale = true
+				}
+				if miss := d.block.Succs[d.missing]; len(miss.Preds) == 1 && miss.Dominates(w.instr.Block()) {
+					g.MissOnly = true
 				}
 			}
 		}

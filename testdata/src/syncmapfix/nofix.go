@@ -60,3 +60,25 @@ func (s *Sessions) Hit(tallies *sync.Map, key string) {
 	h.n++
 	tallies.Store(key, h) // want `tallies.Store stores what tallies.Load found missing`
 }
+
+type ticketClient struct{ path string }
+
+// Tickets looks its cache up only when the ticket file has not changed
+// since: on the other way the Store replaces a client built from the
+// old file, which LoadOrStore would keep for good, so no fix.
+type Tickets struct {
+	clients  sync.Map // path -> *ticketClient
+	modTimes sync.Map // path -> time.Time
+}
+
+func (t *Tickets) Client(path string, mtime time.Time) *ticketClient {
+	if old, ok := t.modTimes.Load(path); ok && old.(time.Time).Equal(mtime) {
+		if c, ok := t.clients.Load(path); ok {
+			return c.(*ticketClient)
+		}
+	}
+	c := &ticketClient{path: path}
+	t.clients.Store(path, c) // want `t.clients.Store stores what t.clients.Load found missing`
+	t.modTimes.Store(path, mtime) // want `t.modTimes.Store stores what t.modTimes.Load found missing or stale`
+	return c
+}

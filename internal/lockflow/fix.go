@@ -348,9 +348,10 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 	if !ok || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || v.IsField() {
 		return analysis.SuggestedFix{}, false
 	}
-	if before, _ := usesAround(pass, body, stmt, v); !before {
+	if before, _, after := usesAround(pass, body, stmt, v); !before || !after {
 		// Something done with the caller's own value (counted on,
-		// registered) would be lost with it.
+		// registered) would be lost with it, or the entry kept handed
+		// on again (a job queued twice).
 		return analysis.SuggestedFix{}, false
 	}
 	assign := "actual"
@@ -535,7 +536,7 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 	if names["existing"] || names["ok"] {
 		return analysis.SuggestedFix{}, false
 	}
-	if before, after := usesAround(pass, body, store, v); !before || !after {
+	if before, after, _ := usesAround(pass, body, store, v); !before || !after {
 		return analysis.SuggestedFix{}, false
 	}
 	indent := indentation(pass, store.Pos())
@@ -553,18 +554,44 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 // used only as a whole (assigned, tested against nil, returned), so that
 // nothing was done with the caller's own value that keeping another
 // would lose; after it, whether v is only returned (or results built
-// from it). A function literal using v spoils both: when it runs is not
-// known.
-func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *types.Var) (wholeBefore, returnedAfter bool) {
-	wholeBefore, returnedAfter = true, true
-	// A value sorted by a standard function calling back before it
-	// returns (sort.Slice, with its less function), or appended to
-	// itself, is only being built: it is handed to no one.
+// from it), and whether it is otherwise only asked for methods
+// (v.(*tally).n.Add(1): the entry used as an entry), not handed on
+// (sent, passed, stored) nor written to, which on the entry kept would
+// do twice what the racer did once. A function literal using v spoils
+// all three: when it runs is not known.
+func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *types.Var) (wholeBefore, returnedAfter, calledAfter bool) {
+	wholeBefore, returnedAfter, calledAfter = true, true, true
+	// The identifiers at the root of a method call's receiver.
+	receivers := map[*ast.Ident]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+				x := sel.X
+				for {
+					switch e := ast.Unparen(x).(type) {
+					case *ast.SelectorExpr:
+						x = e.X
+						continue
+					case *ast.TypeAssertExpr:
+						x = e.X
+						continue
+					case *ast.Ident:
+						receivers[e] = true
+					}
+					break
+				}
+			}
+		}
+		return true
+	})
+	// A value sorted in place by a standard function (sort.Strings, or
+	// sort.Slice with a less function it calls back before returning),
+	// or appended to itself, is only being built: it is handed to no one.
 	building := map[ast.Node]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if fn, ok := typeutil.Callee(pass.TypesInfo, n).(*types.Func); ok && stdCallsBack(fn) {
+			if fn, ok := typeutil.Callee(pass.TypesInfo, n).(*types.Func); ok && (stdCallsBack(fn) || sortsInPlace(fn)) {
 				for _, a := range n.Args {
 					switch a := ast.Unparen(a).(type) {
 					case *ast.FuncLit:
@@ -601,7 +628,7 @@ func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *typ
 		case *ast.FuncLit:
 			ast.Inspect(n.Body, func(m ast.Node) bool {
 				if id, isID := m.(*ast.Ident); isID && pass.TypesInfo.Uses[id] == v {
-					wholeBefore, returnedAfter = false, false
+					wholeBefore, returnedAfter, calledAfter = false, false, false
 				}
 				return true
 			})
@@ -627,6 +654,7 @@ func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *typ
 			}
 			if n.Pos() > store.End() {
 				returnedAfter = returnedAfter && inReturn
+				calledAfter = calledAfter && (inReturn || receivers[n])
 			} else if !inReturn && !nilTested(pass, body, n) {
 				wholeBefore = false
 			}
@@ -636,7 +664,7 @@ func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *typ
 	if store != nil && body != nil {
 		ast.Inspect(body, func(n ast.Node) bool { return visit(n, false) })
 	}
-	return wholeBefore, returnedAfter
+	return wholeBefore, returnedAfter, calledAfter
 }
 
 // nilTested reports whether id is an operand of a comparison with nil in
@@ -654,4 +682,22 @@ func nilTested(pass *analysis.Pass, body *ast.BlockStmt, id *ast.Ident) bool {
 		return !found
 	})
 	return found
+}
+
+// sortsInPlace reports whether fn is a standard function that only
+// reorders the slice it is given.
+func sortsInPlace(fn *types.Func) bool {
+	if fn.Pkg() == nil || fn.Signature().Recv() != nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "sort":
+		switch fn.Name() {
+		case "Strings", "Ints", "Float64s", "Sort", "Stable":
+			return true
+		}
+	case "slices":
+		return fn.Name() == "Sort" || fn.Name() == "Reverse"
+	}
+	return false
 }

@@ -82,3 +82,17 @@ func (t *Tickets) Client(path string, mtime time.Time) *ticketClient {
 	t.modTimes.Store(path, mtime) // want `t.modTimes.Store stores what t.modTimes.Load found missing or stale`
 	return c
 }
+
+type job struct{ key string }
+
+// Enqueue queues the job it stored once the key is taken: with the
+// racer's job kept instead, that job would be queued a second time, so
+// no fix.
+func (s *Sessions) Enqueue(jobs *sync.Map, queue chan<- *job, j *job) bool {
+	if _, dup := jobs.Load(j.key); dup {
+		return false
+	}
+	jobs.Store(j.key, j) // want `jobs.Store stores what jobs.Load found missing`
+	queue <- j
+	return true
+}

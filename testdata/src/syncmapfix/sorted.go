@@ -23,3 +23,22 @@ func FieldNames(t reflect.Type) []string {
 	sortedFields.Store(t, names) // want `sortedFields.Store stores what sortedFields.Load found missing`
 	return names
 }
+
+var tagsBySelector sync.Map // string -> []string
+
+// Tags lists, sorted, the tags that start with prefix; sort.Strings only
+// reorders the slice being built.
+func Tags(prefix string, all []string) []string {
+	if v, ok := tagsBySelector.Load(prefix); ok {
+		return v.([]string)
+	}
+	var tags []string
+	for _, t := range all {
+		if len(t) >= len(prefix) && t[:len(prefix)] == prefix {
+			tags = append(tags, t)
+		}
+	}
+	sort.Strings(tags)
+	tagsBySelector.Store(prefix, tags) // want `tagsBySelector.Store stores what tagsBySelector.Load found missing`
+	return tags
+}

@@ -78,7 +78,7 @@ func (t *Tickets) Client(path string, mtime time.Time) *ticketClient {
 		}
 	}
 	c := &ticketClient{path: path}
-	t.clients.Store(path, c) // want `t.clients.Store stores what t.clients.Load found missing`
+	t.clients.Store(path, c)      // want `t.clients.Store stores what t.clients.Load found missing`
 	t.modTimes.Store(path, mtime) // want `t.modTimes.Store stores what t.modTimes.Load found missing or stale`
 	return c
 }

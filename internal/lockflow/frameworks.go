@@ -17,6 +17,13 @@ import (
 //     the Reconcile methods of one reconciler type; a package that names
 //     the option (or GroupKindConcurrency) anywhere gets no such context.
 //     A manager-wide setting in another package is not seen.
+//   - telegraf's agent runs an input's Gather(telegraf.Accumulator) on
+//     one goroutine per input, waiting for each run to end before the
+//     next (a run that overruns its interval makes the next one skipped,
+//     not doubled), after the input's Start; it runs an output's
+//     Write([]telegraf.Metric) likewise from one flush loop. The
+//     callbacks are the Gather and Start methods, or the Write methods,
+//     of one plugin type.
 //   - caddy (v1, and CoreDNS's fork) runs the directives' setup functions,
 //     func(*caddy.Controller) error, one after another while it builds an
 //     instance; the instance storage a Controller reaches exists only for
@@ -30,6 +37,7 @@ import (
 
 const (
 	reconcilePkg = "sigs.k8s.io/controller-runtime/pkg/reconcile"
+	telegrafPkg  = "github.com/influxdata/telegraf"
 )
 
 // caddyPkgs: the packages declaring caddy v1's Controller.
@@ -56,8 +64,13 @@ func (e *engine) serialisedByFramework(g *Gap) bool {
 		return false
 	}
 	writers, insertOnly := e.stateWriters(g)
+	field := fieldClass(g.ReadLoc)
 	for _, w := range writers {
-		if g.Removal && insertOnly[w] || e.onlyRaises(g, w) {
+		if g.Removal && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) {
+			// As for a worker's state (ownedByWorker): a writer that only
+			// adds what is missing, raises a count found not zero, or
+			// only takes out what was found missing changes nothing the
+			// gap decided on.
 			continue
 		}
 		if e.serialContext(w) != ctx {
@@ -134,6 +147,13 @@ func (e *engine) frameworkCallback(fn *ssa.Function) string {
 		return "reconcile " + types.TypeString(deref(sig.Recv().Type()), nil)
 	case sig.Recv() == nil && params.Len() == 1 && sig.Results().Len() == 1 && isCaddyController(params.At(0).Type()):
 		return caddySetup
+	case sig.Recv() != nil && params.Len() == 1 && sig.Results().Len() == 1 && (fn.Name() == "Gather" || fn.Name() == "Start") &&
+		isTelegraf(params.At(0).Type(), "Accumulator"):
+		return "telegraf input " + types.TypeString(deref(sig.Recv().Type()), nil)
+	case sig.Recv() != nil && params.Len() == 1 && sig.Results().Len() == 1 && fn.Name() == "Write":
+		if sl, ok := params.At(0).Type().Underlying().(*types.Slice); ok && isTelegraf(sl.Elem(), "Metric") {
+			return "telegraf output " + types.TypeString(deref(sig.Recv().Type()), nil)
+		}
 	}
 	return ""
 }
@@ -154,6 +174,12 @@ func (e *engine) raisesConcurrentReconciles() bool {
 		e.concurrentReconciles = &found
 	}
 	return *e.concurrentReconciles
+}
+
+// isTelegraf reports whether t is telegraf's interface of that name.
+func isTelegraf(t types.Type, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == name && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == telegrafPkg
 }
 
 // isCaddyController reports whether t is *caddy.Controller (caddy v1 or

@@ -102,8 +102,9 @@
 // (crossing out entries from several goroutines). State written only by
 // one worker goroutine, or by a function run one call at a time (it
 // writes its owner's fields with no lock held), or by callbacks a
-// framework runs one at a time (a reconciler's Reconcile, a caddy setup
-// function's get-or-create on its Controller), is not reported either
+// framework runs one at a time (a reconciler's Reconcile, a telegraf
+// input's Gather or output's Write, a caddy setup function's
+// get-or-create on its Controller), is not reported either
 // (see staleguard), nor a gap
 // inside a test that runs on one goroutine (no go statement, no group's
 // Go, no parallel subtest, no helper of the package starting one; a

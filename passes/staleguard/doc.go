@@ -132,7 +132,8 @@
 // controller-runtime reconciler's Reconcile (one worker, unless the
 // package names MaxConcurrentReconciles or GroupKindConcurrency; a
 // manager-wide setting made in another package is not seen) and what
-// only it calls, or a
+// only it calls, a telegraf input's Gather (and its Start, which the
+// agent runs first) or output's Write, one run at a time per plugin, or a
 // caddy v1 setup function, func(*caddy.Controller) error, and the
 // instance storage its Controller reaches (CoreDNS plugins); state that only one worker goroutine of the package writes (started once by one go statement, or by sync.WaitGroup.Go or errgroup.Group.Go, running a loop), which
 // the lock merely publishes to readers (the function starting it may

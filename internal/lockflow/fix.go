@@ -323,23 +323,13 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		return analysis.SuggestedFix{}, false
 	}
 	var stmt *ast.ExprStmt
-	var body *ast.BlockStmt
-	for _, n := range src.Enclosing(call.Pos()) {
-		switch n := n.(type) {
-		case *ast.ExprStmt:
-			if n.X == call {
-				stmt = n
-			}
-		case *ast.FuncLit:
-			if body == nil {
-				body = n.Body
-			}
-		case *ast.FuncDecl:
-			if body == nil {
-				body = n.Body
-			}
+	path := src.Enclosing(call.Pos())
+	for _, n := range path {
+		if es, ok := n.(*ast.ExprStmt); ok && es.X == call {
+			stmt = es
 		}
 	}
+	body, _ := innermostBody(path)
 	id, ok := call.Args[1].(*ast.Ident)
 	if stmt == nil || !ok || id.Name == "actual" || id.Name == "loaded" {
 		return analysis.SuggestedFix{}, false
@@ -482,10 +472,10 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 		return analysis.SuggestedFix{}, false
 	}
 	var store *ast.AssignStmt
-	var body *ast.BlockStmt // of the innermost function holding the store
-	inList := false         // the store is a statement of a block or a case
+	inList := false // the store is a statement of a block or a case
 	path := src.Enclosing(g.Write)
-	for i, n := range path {
+	body, depth := innermostBody(path)
+	for i, n := range path[:max(depth, 0)] {
 		if store != nil && path[i-1] == ast.Node(store) {
 			// The node holding the store says where it stands (an if
 			// statement's init cannot take an if statement).
@@ -500,17 +490,7 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 				store = n
 			}
 		case *ast.ForStmt, *ast.RangeStmt:
-			if body == nil {
-				return analysis.SuggestedFix{}, false // the fix would need to know the next round
-			}
-		case *ast.FuncLit:
-			if body == nil {
-				body = n.Body
-			}
-		case *ast.FuncDecl:
-			if body == nil {
-				body = n.Body
-			}
+			return analysis.SuggestedFix{}, false // the fix would need to know the next round
 		}
 	}
 	if store == nil || body == nil || !inList || store.Tok != token.ASSIGN || len(store.Lhs) != 1 || len(store.Rhs) != 1 {
@@ -700,4 +680,19 @@ func sortsInPlace(fn *types.Func) bool {
 		return fn.Name() == "Sort" || fn.Name() == "Reverse"
 	}
 	return false
+}
+
+// innermostBody returns the body of the innermost function on path (as
+// Source.Enclosing gives it, innermost first), and the function's index
+// there; nil and -1 when there is none.
+func innermostBody(path []ast.Node) (*ast.BlockStmt, int) {
+	for i, n := range path {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return n.Body, i
+		case *ast.FuncDecl:
+			return n.Body, i
+		}
+	}
+	return nil, -1
 }

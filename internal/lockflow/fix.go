@@ -541,36 +541,43 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 // all three: when it runs is not known.
 func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *types.Var) (wholeBefore, returnedAfter, calledAfter bool) {
 	wholeBefore, returnedAfter, calledAfter = true, true, true
-	// The identifiers at the root of a method call's receiver.
-	receivers := map[*ast.Ident]bool{}
+	if store == nil || body == nil {
+		return false, false, false
+	}
+	// One walk first, for what a use of v cannot say alone: receivers
+	// holds the identifiers at the root of a method call's receiver (not
+	// one started by go or defer);
+	// nilTested those compared with nil; building, the uses that only
+	// build the caller's value, handing it to no one (sorted in place by
+	// a standard function, sort.Strings, or sort.Slice with a less
+	// function it calls back before returning; appended to itself).
+	receivers, nilTested := map[*ast.Ident]bool{}, map[*ast.Ident]bool{}
+	building := map[ast.Node]bool{}
+	started := map[*ast.CallExpr]bool{} // go v.run(): handed on, not used in place
 	ast.Inspect(body, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			if sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr); ok {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			started[n.Call] = true
+		case *ast.DeferStmt:
+			started[n.Call] = true
+		case *ast.CallExpr:
+			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && !started[n] {
 				x := sel.X
+			root:
 				for {
 					switch e := ast.Unparen(x).(type) {
 					case *ast.SelectorExpr:
 						x = e.X
-						continue
 					case *ast.TypeAssertExpr:
 						x = e.X
-						continue
 					case *ast.Ident:
 						receivers[e] = true
+						break root
+					default:
+						break root
 					}
-					break
 				}
 			}
-		}
-		return true
-	})
-	// A value sorted in place by a standard function (sort.Strings, or
-	// sort.Slice with a less function it calls back before returning),
-	// or appended to itself, is only being built: it is handed to no one.
-	building := map[ast.Node]bool{}
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.CallExpr:
 			if fn, ok := typeutil.Callee(pass.TypesInfo, n).(*types.Func); ok && (stdCallsBack(fn) || sortsInPlace(fn)) {
 				for _, a := range n.Args {
 					switch a := ast.Unparen(a).(type) {
@@ -581,6 +588,16 @@ func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *typ
 							building[a] = true // sort.Slice(v, ...)
 						}
 					}
+				}
+			}
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				x, y := ast.Unparen(n.X), ast.Unparen(n.Y)
+				if id, ok := x.(*ast.Ident); ok && pass.TypesInfo.Types[y].IsNil() {
+					nilTested[id] = true
+				}
+				if id, ok := y.(*ast.Ident); ok && pass.TypesInfo.Types[x].IsNil() {
+					nilTested[id] = true
 				}
 			}
 		case *ast.AssignStmt:
@@ -635,33 +652,14 @@ func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *typ
 			if n.Pos() > store.End() {
 				returnedAfter = returnedAfter && inReturn
 				calledAfter = calledAfter && (inReturn || receivers[n])
-			} else if !inReturn && !nilTested(pass, body, n) {
+			} else if !inReturn && !nilTested[n] {
 				wholeBefore = false
 			}
 		}
 		return true
 	}
-	if store != nil && body != nil {
-		ast.Inspect(body, func(n ast.Node) bool { return visit(n, false) })
-	}
+	ast.Inspect(body, func(n ast.Node) bool { return visit(n, false) })
 	return wholeBefore, returnedAfter, calledAfter
-}
-
-// nilTested reports whether id is an operand of a comparison with nil in
-// body.
-func nilTested(pass *analysis.Pass, body *ast.BlockStmt, id *ast.Ident) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		be, ok := n.(*ast.BinaryExpr)
-		if ok && (be.Op == token.EQL || be.Op == token.NEQ) {
-			x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
-			if x == ast.Expr(id) && pass.TypesInfo.Types[y].IsNil() || y == ast.Expr(id) && pass.TypesInfo.Types[x].IsNil() {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
 }
 
 // sortsInPlace reports whether fn is a standard function that only

@@ -19,7 +19,7 @@ func (s *Sessions) For(user string) *Session {
 	s.mu.Unlock()
 	if sess == nil {
 		sess = open(user) // dials: kept out of the lock
-		s.mu.Lock() // want `s.mu is locked again after the section that checked: sess was missing`
+		s.mu.Lock()       // want `s.mu is locked again after the section that checked: sess was missing`
 		s.byUser[user] = sess
 		s.mu.Unlock()
 	}

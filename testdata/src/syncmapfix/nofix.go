@@ -96,3 +96,19 @@ func (s *Sessions) Enqueue(jobs *sync.Map, queue chan<- *job, j *job) bool {
 	queue <- j
 	return true
 }
+
+type poller struct{ addr string }
+
+func (p *poller) run() {}
+
+// Poll starts the poller it stored: with the racer's poller kept, that
+// one would be started a second time, so no fix.
+func (s *Sessions) Poll(pollers *sync.Map, addr string) *poller {
+	if v, ok := pollers.Load(addr); ok {
+		return v.(*poller)
+	}
+	p := &poller{addr: addr}
+	pollers.Store(addr, p) // want `pollers.Store stores what pollers.Load found missing`
+	go p.run()
+	return p
+}

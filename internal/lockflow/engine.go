@@ -1012,7 +1012,10 @@ func (fs *funcState) summarize() *summary {
 	relReadOf := func(ri int) (relRead, bool) {
 		r := &fs.reads[ri]
 		l := ownLock(r.held, true)
-		callerLock := l == nil && len(r.held) == 0 && r.instr != nil && expectsCallerLock(fn)
+		if r.recheckOnly {
+			return relRead{}, false // (see readSite.recheckOnly)
+		}
+		callerLock := l == nil && len(r.held) == 0 && r.instr != nil && (expectsCallerLock(fn) || fs.locksNothing())
 		if l == nil && !callerLock {
 			return relRead{}, false
 		}
@@ -1020,7 +1023,8 @@ func (fs *funcState) summarize() *summary {
 		if !ok {
 			return relRead{}, false
 		}
-		rr := relRead{loc: loc, callerLock: callerLock, key: 1 + paramIndex(fn, asParam(boxed(r.key)))}
+		rr := relRead{loc: loc, callerLock: callerLock, recheckOnly: callerLock && !expectsCallerLock(fn),
+			key: 1 + paramIndex(fn, asParam(boxed(r.key)))}
 		rr.keyFrom, rr.keyMarks, rr.keyKnown = fs.readKeyOrigin(r)
 		if l != nil {
 			rr.lock = *l
@@ -1179,6 +1183,28 @@ func expectsCallerLock(fn *ssa.Function) bool {
 	}
 	decl, ok := fn.Syntax().(*ast.FuncDecl)
 	return ok && decl.Doc != nil && saysLockHeld(decl.Doc.Text())
+}
+
+// locksNothing reports whether fn holds no lock anywhere, its own or a
+// helper's: a plain helper (c.get(k) in go-cache) reads under whatever
+// lock its caller holds, as if its body were written there. Unless it
+// says that it expects the lock held, its reads only re-check (see
+// readSite.recheckOnly).
+func (fs *funcState) locksNothing() bool {
+	if fs.fn.Parent() != nil {
+		return false
+	}
+	for i := range fs.reads {
+		if len(fs.reads[i].held) > 0 {
+			return false
+		}
+	}
+	for i := range fs.writes {
+		if len(fs.writes[i].held) > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // namedLocked reports whether fn's name says, by Go's convention, that

@@ -21,6 +21,14 @@ type readSite struct {
 	// results: for a call of a helper with several results, which of
 	// them carry what it read (bit i for result i); 0 for all.
 	results uint32
+	// recheckOnly: a call of a plain helper that takes no lock and does
+	// not say it expects one held (c.get(k) in go-cache), made under the
+	// caller's lock. What it read is read in the caller's section, and a
+	// test of it there re-checks what an earlier section decided; but a
+	// getter called under the lock here and with no lock elsewhere may
+	// read what needs none, so the call is never itself the stale read
+	// of a gap, nor a read the caller's own summary hands on.
+	recheckOnly bool
 	// picked: a helper's result holds only what a test of guarded state
 	// let through (see relRead.picked).
 	picked bool
@@ -389,6 +397,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				var best Path
 				var bestHeld lockState
 				var bestPos token.Pos // a closure's own read, when it is the best
+				bestRecheckOnly := false
 				outs := h.sum.outs
 				if !inPlace(fn, x) {
 					outs = nil
@@ -400,7 +409,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						held, ok2 = ownSection(instr, h.cs, r.lock, s)
 					}
 					if ok1 && ok2 && (best.Root == nil || len(loc.Steps) > len(best.Steps)) {
-						best, bestHeld, bestPos = loc, held, r.pos
+						best, bestHeld, bestPos, bestRecheckOnly = loc, held, r.pos, r.recheckOnly
 					}
 				}
 				for _, r := range outs {
@@ -421,6 +430,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						if bestPos.IsValid() {
 							fs.reads[ri].pos = bestPos
 						}
+						fs.reads[ri].recheckOnly = bestRecheckOnly
 						fs.reads[ri].results = resultsCarrying(h.sum.results)
 						fs.reads[ri].key = h.cs.entryKey(h.sum.results, best)
 						fs.reads[ri].keyFrom, fs.reads[ri].keyMarks, fs.reads[ri].keyKnown = h.cs.entryOrigin(h.sum.results, best)

@@ -187,7 +187,7 @@ func (fs *funcState) findGaps() []*Gap {
 			all.each(func(ri int) {
 				r := &fs.reads[ri]
 				a, ok := r.held.lookup(h.key)
-				if !ok || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) || fs.superseded(ri, w, h.key, all) || fs.redecided(ri, w, h) ||
+				if !ok || r.recheckOnly || intersects(a.openers, h.openers) || outerLock(r.held, w.held, h.key) || fs.superseded(ri, w, h.key, all) || fs.redecided(ri, w, h) ||
 					fs.claimedSince(ri, w, all) || fs.perCallKey(r, w) {
 					return
 				}
@@ -235,7 +235,7 @@ func (fs *funcState) findGaps() []*Gap {
 			for _, d := range decisions {
 				r := &fs.reads[d.read]
 				a, ok := r.held.lookup(h.key)
-				if !ok || !d.creates || intersects(a.openers, h.openers) || !r.loc.overlaps(w.loc) || distinctEntries(r, w) || all.has(d.read) ||
+				if !ok || r.recheckOnly || !d.creates || intersects(a.openers, h.openers) || !r.loc.overlaps(w.loc) || distinctEntries(r, w) || all.has(d.read) ||
 					outerLock(r.held, w.held, h.key) {
 					continue
 				}

@@ -111,6 +111,9 @@ type relRead struct {
 	// lock the caller holds (a ...Locked helper); lock is unset. Only
 	// calls made with a lock held see it, and it stays out of facts.
 	callerLock bool
+	// recheckOnly: a callerLock read of a plain helper that does not say
+	// it expects the lock held (see readSite.recheckOnly).
+	recheckOnly bool
 	// results: which of a multi-result function's results carry the read
 	// (bit i for result i); 0 for all of them.
 	results uint32
@@ -372,7 +375,7 @@ func (s *summary) addWrite(w relWrite) {
 func (s *summary) addResult(r relRead) {
 	for i := range s.results {
 		x := &s.results[i]
-		if x.loc != r.loc || x.lock != r.lock || x.callerLock != r.callerLock {
+		if x.loc != r.loc || x.lock != r.lock || x.callerLock != r.callerLock || x.recheckOnly != r.recheckOnly {
 			continue
 		}
 		x.picked = x.picked || r.picked

@@ -3,6 +3,7 @@ package lockflow
 import (
 	"go/constant"
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -77,12 +78,12 @@ func (fs *funcState) versionTestsOf() []versionTest {
 	}
 	var tests []versionTest
 	for _, b := range fs.fn.Blocks {
-		cond, ok := ifCond(b).(*ssa.BinOp)
+		lhs, rhs, op, ok := comparison(ifCond(b))
 		if !ok {
 			continue
 		}
 		for _, swapped := range []bool{false, true} {
-			x, y := cond.X, cond.Y
+			x, y := lhs, rhs
 			if swapped {
 				x, y = y, x
 			}
@@ -90,14 +91,14 @@ func (fs *funcState) versionTestsOf() []versionTest {
 				continue
 			}
 			side := -1
-			switch cond.Op {
+			switch op {
 			case token.EQL:
 				side = 0
 			case token.NEQ:
 				side = 1
 			case token.LSS, token.LEQ, token.GTR, token.GEQ:
 				// fresh < caller's: the caller's is newer, write.
-				if older := cond.Op == token.LSS || cond.Op == token.LEQ; older != swapped {
+				if older := op == token.LSS || op == token.LEQ; older != swapped {
 					side = 0
 				} else {
 					side = 1
@@ -119,6 +120,68 @@ func (fs *funcState) versionTestsOf() []versionTest {
 	}
 	fs.versionTests = &tests
 	return tests
+}
+
+// comparison returns the operands and the operator of a condition that
+// compares two values: a binary comparison, or a time.Time's own (a.After(b)
+// is a > b, a.Before(b) a < b, a.Equal(b) a == b, a.Compare(b) > 0 is
+// a > b), through negations.
+func comparison(cond ssa.Value) (x, y ssa.Value, op token.Token, ok bool) {
+	cond, negated := negations(cond)
+	switch c := cond.(type) {
+	case *ssa.BinOp:
+		x, y, op = c.X, c.Y, c.Op
+		if call, isCall := x.(*ssa.Call); isCall && timeMethod(call) == "Compare" && isZeroConst(y) {
+			x, y = call.Call.Args[0], call.Call.Args[1]
+		}
+	case *ssa.Call:
+		switch timeMethod(c) {
+		case "After":
+			op = token.GTR
+		case "Before":
+			op = token.LSS
+		case "Equal":
+			op = token.EQL
+		default:
+			return nil, nil, 0, false
+		}
+		x, y = c.Call.Args[0], c.Call.Args[1]
+	default:
+		return nil, nil, 0, false
+	}
+	switch op {
+	case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+	default:
+		return nil, nil, 0, false
+	}
+	if negated {
+		op = map[token.Token]token.Token{token.EQL: token.NEQ, token.NEQ: token.EQL,
+			token.LSS: token.GEQ, token.GEQ: token.LSS, token.GTR: token.LEQ, token.LEQ: token.GTR}[op]
+	}
+	return x, y, op, true
+}
+
+// timeMethod names the comparison method of time.Time that call calls
+// (with its receiver as the first argument), or "".
+func timeMethod(call *ssa.Call) string {
+	callee := call.Call.StaticCallee()
+	if callee == nil || callee.Signature.Recv() == nil || len(call.Call.Args) != 2 {
+		return ""
+	}
+	if n, ok := callee.Signature.Recv().Type().(*types.Named); !ok || n.Obj().Pkg() == nil ||
+		n.Obj().Pkg().Path() != "time" || n.Obj().Name() != "Time" {
+		return ""
+	}
+	switch callee.Name() {
+	case "After", "Before", "Equal", "Compare":
+		return callee.Name()
+	}
+	return ""
+}
+
+func isZeroConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
 }
 
 // inSectionOf reports whether r is read in the section w writes in (both

@@ -65,6 +65,24 @@ func Handover(l *store.Leases, name, holder string) bool {
 	return l.Renew(name, le)
 }
 
+// Claim takes name's lease for holder if it looked free: Acquire looks
+// again under its lock and refuses one taken in between. Silent.
+func Claim(l *store.Leases, name, holder string) error {
+	if l.Get(name).Holder != "" {
+		return nil
+	}
+	return l.Acquire(name, store.Lease{Holder: holder})
+}
+
+// ClaimBlindly stores with Put, which looks at nothing: two claimants
+// that both found it free both get it, the later one kept.
+func ClaimBlindly(l *store.Leases, name, holder string) {
+	if l.Get(name).Holder != "" {
+		return
+	}
+	l.Put(name, store.Lease{Holder: holder}) // want `l.mu is locked again by l.Put after the section that checked`
+}
+
 // Steal writes the lease back with Put, which looks at nothing: a grant
 // made in between is overwritten.
 func Steal(l *store.Leases, name, holder string) {

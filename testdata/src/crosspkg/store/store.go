@@ -126,6 +126,25 @@ func (l *Leases) Renew(name string, le Lease) bool { // want Renew:`locks arg0.m
 	return true
 }
 
+// Acquire grants name to le unless it is held by now, as go-cache's Add
+// refuses a key it has: the look-up is a plain helper with no lock of its
+// own, run under Acquire's.
+func (l *Leases) Acquire(name string, le Lease) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.held(name) {
+		return errHeld
+	}
+	l.leases[name] = le
+	return nil
+}
+
+func (l *Leases) held(name string) bool {
+	return l.leases[name].Holder != ""
+}
+
+var errHeld = errors.New("lease held")
+
 // Put stores le, whatever name holds now.
 func (l *Leases) Put(name string, le Lease) { // want Put:`locks arg0.mu; writes arg0.leases\[...\] under arg0.mu; takes arg0.mu first$`
 	l.mu.Lock()

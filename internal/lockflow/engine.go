@@ -997,8 +997,11 @@ func (fs *funcState) summarize() *summary {
 				}
 				against = 1 + p
 			}
+			// A give-up the caller hears of: this function's own, or a
+			// callee's whose error it returns.
+			fails := g.missingFails && (g.read >= 0 || errorReturned(w.instr))
 			rg := relGuard{loc: gl, existence: g.existence, writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates,
-				against: against}
+				missingFails: fails, against: against}
 			if !slices.Contains(rw.guards, rg) {
 				rw.guards = append(rw.guards, rg)
 			}
@@ -1296,6 +1299,7 @@ func (fs *funcState) unlockedGuards(w *writeSite, wb map[*ssa.BasicBlock][]int) 
 				g.existence = true
 				g.writeOnMissing = d.succ == missing
 				g.missingCreates = fs.sideWrites(branch{d.block, missing}, w.loc, wb)
+				g.missingFails = !g.writeOnMissing && fs.failsAloud(d.block.Succs[missing], w)
 			}
 			out = append(out, g)
 		})

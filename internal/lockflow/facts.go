@@ -172,6 +172,7 @@ func (k *FactKey) unpack() (from []int, marks []string, known bool) {
 type FactGuard struct {
 	Loc                                       FactPath
 	Existence, WriteOnMissing, MissingCreates bool
+	MissingFails                              bool `json:",omitempty"`
 	// Against: 1+i when the guard compares its fresh read with what
 	// parameter i carries (relGuard.against).
 	Against int `json:",omitempty"`
@@ -236,7 +237,7 @@ func (s *summary) toFact() *LockSummary {
 		for _, g := range w.guards {
 			if gl, ok := path(g.loc); ok {
 				fw.Guards = append(fw.Guards, FactGuard{Loc: gl, Existence: g.existence, WriteOnMissing: g.writeOnMissing, MissingCreates: g.missingCreates,
-					Against: g.against})
+					MissingFails: g.missingFails, Against: g.against})
 			}
 		}
 		for _, p := range w.resolved {
@@ -345,7 +346,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		for _, g := range w.Guards {
 			if gl, ok := path(g.Loc); ok {
 				rw.guards = append(rw.guards, relGuard{loc: gl, existence: g.Existence, writeOnMissing: g.WriteOnMissing, missingCreates: g.MissingCreates,
-					against: g.Against})
+					missingFails: g.MissingFails, against: g.Against})
 			}
 		}
 		for _, p := range w.Resolved {

@@ -128,7 +128,11 @@ type guard struct {
 	existence      bool
 	writeOnMissing bool
 	missingCreates bool
-	branch         branch // for guards in this function
+	// missingFails: on the missing side the function gives up with an
+	// error its caller gets (see failsAloud); at a call, one the caller
+	// does not drop.
+	missingFails bool
+	branch       branch // for guards in this function
 	// against: the value the re-read is compared with, when it is a
 	// version or generation a parameter carries (see versionGuards): in
 	// the helper that parameter, at a call the caller's argument.
@@ -513,7 +517,8 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							}
 						}
 						ws.guards = append(ws.guards, guard{loc: gl, read: -1, existence: g.existence,
-							writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates, against: against})
+							writeOnMissing: g.writeOnMissing, missingCreates: g.missingCreates, against: against,
+							missingFails: g.missingFails && errorKept(x)})
 					}
 					for _, p := range w.resolved {
 						if rl, ok := h.cs.resolve(p); ok {

@@ -395,7 +395,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		// between.
 		// A give-up counts as dropping the update only when the write
 		// goes to or through the entry the re-check looked for.
-		if !g.existence || g.writeOnMissing || g.missingCreates || w.removal || !g.loc.overlaps(w.loc) || !staleCreates() {
+		// A give-up that fails with an error the caller gets is no
+		// update lost quietly: the re-check caught the stale decision.
+		if !g.existence || g.writeOnMissing || g.missingCreates || g.missingFails || w.removal || !g.loc.overlaps(w.loc) || !staleCreates() {
 			return nil // re-checked in B
 		}
 	}
@@ -1381,6 +1383,7 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 				g.existence = true
 				g.writeOnMissing = d.succ == missing
 				g.missingCreates = fs.sideWrites(branch{d.block, missing}, staleLoc, writesByBlock)
+				g.missingFails = !g.writeOnMissing && fs.failsAloud(d.block.Succs[missing], w)
 			}
 			out = append(out, g)
 		})
@@ -3035,6 +3038,111 @@ func (fs *funcState) inSection(idx map[int][]int, a heldLock, k pathKey, held fu
 	}
 	slices.Sort(out)
 	return out
+}
+
+// failsAloud reports whether every way on from b, where a re-check found
+// the entry missing, returns a non-nil error (as the function's last
+// result) without reaching w: the function gives up, and says so.
+func (fs *funcState) failsAloud(b *ssa.BasicBlock, w *writeSite) bool {
+	res := fs.fn.Signature.Results()
+	if res.Len() == 0 || !isError(res.At(res.Len()-1).Type()) {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{b: true}
+	work := []*ssa.BasicBlock{b}
+	returns := 0
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == w.instr.Block() || len(seen) > 64 {
+			return false
+		}
+		switch last := x.Instrs[len(x.Instrs)-1].(type) {
+		case *ssa.Return:
+			if len(last.Results) == 0 || isNilConst(last.Results[len(last.Results)-1]) {
+				return false
+			}
+			returns++
+		case *ssa.Panic:
+		default:
+			for _, s := range x.Succs {
+				if !seen[s] {
+					seen[s] = true
+					work = append(work, s)
+				}
+			}
+		}
+	}
+	return returns > 0
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.Value == nil
+}
+
+// errorResult returns the value of call's last result when it is an
+// error, or nil.
+func errorResult(call ssa.Instruction) ssa.Value {
+	c, ok := call.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	res := c.Call.Signature().Results()
+	if res.Len() == 0 || !isError(res.At(res.Len()-1).Type()) {
+		return nil
+	}
+	if res.Len() == 1 {
+		return c
+	}
+	for _, r := range *c.Referrers() {
+		if x, ok := r.(*ssa.Extract); ok && x.Index == res.Len()-1 {
+			return x
+		}
+	}
+	return nil
+}
+
+// errorKept reports whether the error call returns is used: tested,
+// returned or handed on, not dropped.
+func errorKept(call ssa.Instruction) bool {
+	v := errorResult(call)
+	return v != nil && v.Referrers() != nil && len(*v.Referrers()) > 0
+}
+
+// errorReturned reports whether the error call returns is returned as it
+// is by the function making it (also through the result variable a
+// function with defers keeps it in).
+func errorReturned(call ssa.Instruction) bool {
+	v := errorResult(call)
+	if v == nil || v.Referrers() == nil {
+		return false
+	}
+	returned := func(x ssa.Value) bool {
+		for _, r := range *x.Referrers() {
+			if ret, ok := r.(*ssa.Return); ok && len(ret.Results) > 0 && ret.Results[len(ret.Results)-1] == x {
+				return true
+			}
+		}
+		return false
+	}
+	if returned(v) {
+		return true
+	}
+	for _, r := range *v.Referrers() {
+		st, ok := r.(*ssa.Store)
+		if !ok || st.Val != v {
+			continue
+		}
+		if slot, ok := st.Addr.(*ssa.Alloc); ok {
+			for _, u := range *slot.Referrers() {
+				if ld, ok := u.(*ssa.UnOp); ok && ld.Op == token.MUL && returned(ld) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // mayBeDropped reports whether w could be guarded by a re-check that gives

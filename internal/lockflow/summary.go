@@ -98,6 +98,7 @@ type relGuard struct {
 	existence      bool // a nil or comma-ok test
 	writeOnMissing bool // the write is on the "missing" side of the test
 	missingCreates bool // the "missing" side writes the location too
+	missingFails   bool // the "missing" side returns an error (guard.missingFails)
 	// against: 1+i when the guard compares what it read with what
 	// parameter i carries (a generation or version the caller saw), the
 	// write made only where they agree (see versionGuards); 0 otherwise.

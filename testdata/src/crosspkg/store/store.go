@@ -129,7 +129,7 @@ func (l *Leases) Renew(name string, le Lease) bool { // want Renew:`locks arg0.m
 // Acquire grants name to le unless it is held by now, as go-cache's Add
 // refuses a key it has: the look-up is a plain helper with no lock of its
 // own, run under Acquire's.
-func (l *Leases) Acquire(name string, le Lease) error {
+func (l *Leases) Acquire(name string, le Lease) error { // want Acquire:`locks arg0.mu; writes arg0.leases\[...\] under arg0.mu; takes arg0.mu first$`
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.held(name) {

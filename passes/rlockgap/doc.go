@@ -47,7 +47,13 @@
 // again under the write lock and, on finding it changed, takes the path the
 // fresh state calls for; a re-check that quietly returns when an entry
 // vanished drops the update (only on the way where the stale read found
-// the entry and skipped creating it). "Nothing is known, so fill it in"
+// the entry and skipped creating it), while one that fails with an error
+// the caller keeps (returns or tests) tells it, and is not reported. A
+// plain helper with no lock of its own (go-cache's get) called under the
+// write lock re-checks there as if its body were written inline. A
+// timestamp compared with time.Time's After, Before, Equal or Compare is
+// a version test like a < b: a high-water mark stored only when later
+// than the one found keeps the newer of the two. "Nothing is known, so fill it in"
 // with a helper that adds only the entries still missing keeps whatever
 // arrived in between, and is not reported.
 //

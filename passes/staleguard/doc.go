@@ -237,7 +237,11 @@
 // whole into a local under the lock and tested field by field later is a
 // read of that state; a helper named ...Locked, or whose doc comment says
 // the lock must be held, reads and writes in its caller's section, while a
-// plain getter also called with no lock held does not. Also not reported:
+// plain getter also called with no lock held does not start a gap (a read
+// it makes under a caller's lock still re-checks in that section: an Add
+// that refuses a key its unlocked lookup finds, as go-cache's does). A
+// re-check that gives up with an error the caller keeps is heard, not an
+// update lost quietly. Also not reported:
 // what a branch taken because a length test found the collection large
 // adds to that collection (a cache found nearly full that reloads an
 // entry: the stale count only overstated the size, and the bound was

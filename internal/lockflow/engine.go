@@ -1012,13 +1012,24 @@ func (fs *funcState) summarize() *summary {
 	// relReadOf expresses read ri in terms of fn's inputs, when it was
 	// made under a lock fn takes (or its caller holds, for a ...Locked
 	// helper).
+	// Whether fn reads under its caller's lock, asked once: by its name or
+	// doc comment (saysCaller), or as a plain helper holding no lock.
+	asked, saysCaller, plain := false, false, false
+	underCaller := func() bool {
+		if !asked {
+			asked = true
+			saysCaller = expectsCallerLock(fn)
+			plain = !saysCaller && fs.locksNothing()
+		}
+		return saysCaller || plain
+	}
 	relReadOf := func(ri int) (relRead, bool) {
 		r := &fs.reads[ri]
 		l := ownLock(r.held, true)
 		if r.recheckOnly {
 			return relRead{}, false // (see readSite.recheckOnly)
 		}
-		callerLock := l == nil && len(r.held) == 0 && r.instr != nil && (expectsCallerLock(fn) || fs.locksNothing())
+		callerLock := l == nil && len(r.held) == 0 && r.instr != nil && underCaller()
 		if l == nil && !callerLock {
 			return relRead{}, false
 		}
@@ -1026,7 +1037,7 @@ func (fs *funcState) summarize() *summary {
 		if !ok {
 			return relRead{}, false
 		}
-		rr := relRead{loc: loc, callerLock: callerLock, recheckOnly: callerLock && !expectsCallerLock(fn),
+		rr := relRead{loc: loc, callerLock: callerLock, recheckOnly: callerLock && plain,
 			key: 1 + paramIndex(fn, asParam(boxed(r.key)))}
 		rr.keyFrom, rr.keyMarks, rr.keyKnown = fs.readKeyOrigin(r)
 		if l != nil {

@@ -66,7 +66,7 @@ func (e *engine) serialisedByFramework(g *Gap) bool {
 	writers, insertOnly := e.stateWriters(g)
 	field := fieldClass(g.ReadLoc)
 	for _, w := range writers {
-		if g.Removal && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) {
+		if (g.Removal || g.present) && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) {
 			// As for a worker's state (ownedByWorker): a writer that only
 			// adds what is missing, raises a count found not zero, or
 			// only takes out what was found missing changes nothing the

@@ -112,6 +112,14 @@ type Gap struct {
 	// atLeast: the stale read only gates the write, by tests that found
 	// the integer it read at least as large as something.
 	atLeast bool
+	// atomicInA: section A loads a value through sync/atomic (a field an
+	// entry's users update with no lock, or under the read lock): writers
+	// the engine does not count as the state's (see ownedByWorker).
+	atomicInA bool
+	// present: the write comes only where A found the entry it read there
+	// (past a nil or comma-ok test): a writer that only adds missing
+	// entries cannot have changed it.
+	present bool
 	// absent: the write comes where what A looked for was not there: an
 	// entry found missing, or a search whose every element compared
 	// unequal (if id == want { return }). Removing more cannot undo that.
@@ -1941,6 +1949,8 @@ func (fs *funcState) describe(g *Gap, ri int, w *writeSite, a, b heldLock) *Gap 
 	g.countNonzero = g.Kind == Gated && fs.onNonzeroSide(ri, w)
 	g.atLeast = g.Kind == Gated && fs.onSide(ri, w, atLeastSide)
 	g.absent = g.Kind == LazyInit && !g.Removal || g.Kind == Gated && fs.onSide(ri, w, mismatchSide)
+	g.present = !g.absent && fs.foundThere(ri, w)
+	g.atomicInA = fs.loadsAtomicIn(a)
 	g.AMode, g.BMode = a.mode, b.mode
 	g.Copied = g.Kind == LostUpdate && !fs.dataTaint(w.data).has(ri)
 	first := func(openers []int) (token.Pos, ssa.Instruction, bool) {
@@ -3702,6 +3712,48 @@ func (fs *funcState) onSide(ri int, w *writeSite, side func(cond, v ssa.Value, s
 		ok = ok && side(c, v, d.succ)
 	})
 	return ok && tested
+}
+
+// loadsAtomicIn reports whether some atomic load runs in the section a
+// opens (a method Load of a sync/atomic type, or of go.uber.org/atomic's,
+// or sync/atomic's Load functions).
+func (fs *funcState) loadsAtomicIn(a heldLock) bool {
+	for _, b := range fs.fn.Blocks {
+		for _, instr := range b.Instrs {
+			call, ok := instr.(*ssa.Call)
+			if !ok || !atomicLoad(call.Call.StaticCallee()) {
+				continue
+			}
+			if h, ok := fs.heldAt(instr).lookup(a.key); ok && intersects(h.openers, a.openers) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func atomicLoad(fn *ssa.Function) bool {
+	if fn == nil || fn.Pkg == nil || !strings.HasPrefix(fn.Name(), "Load") {
+		return false
+	}
+	switch fn.Pkg.Pkg.Path() {
+	case "sync/atomic", "go.uber.org/atomic":
+		return true
+	}
+	return false
+}
+
+// foundThere reports whether w comes only past a test that found what
+// read ri read there (the non-nil side of a nil test, the found side of a
+// comma-ok lookup).
+func (fs *funcState) foundThere(ri int, w *writeSite) bool {
+	found := false
+	fs.eachDep(w.instr.Block(), func(d branch) {
+		if subject, missing, ok := existenceTest(ifCond(d.block)); ok && d.succ != missing && fs.taint[subject].has(ri) {
+			found = true
+		}
+	})
+	return found
 }
 
 // mismatchSide accepts the side of an equality test of v where v is not

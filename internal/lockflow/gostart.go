@@ -40,11 +40,46 @@ var goMethods = map[[2]string]bool{
 	{"golang.org/x/sync/errgroup", "Group"}: true,
 }
 
+// servicePkgs: dskit's services package (and Cortex's copy of it). A
+// service runs its running function, or each iteration of a timer
+// service, on one goroutine of its own, started once.
+var servicePkgs = map[string]bool{
+	"github.com/grafana/dskit/services":                 true,
+	"github.com/cortexproject/cortex/pkg/util/services": true,
+}
+
+// serviceStarted returns the index of the argument a dskit service
+// constructor runs on the service's goroutine (the running function, or
+// the timer's iteration), and whether the constructor calls it again and
+// again itself; -1 for any other call.
+func serviceStarted(callee *ssa.Function) (arg int, repeats bool) {
+	if callee == nil || callee.Pkg == nil || callee.Signature.Recv() != nil || !servicePkgs[callee.Pkg.Pkg.Path()] {
+		return -1, false
+	}
+	switch callee.Name() {
+	case "NewBasicService":
+		return 1, false
+	case "NewTimerService":
+		return 2, true
+	}
+	return -1, false
+}
+
 // startedByGoMethod returns the function value call hands to one of the
-// Go methods of goMethods, or nil.
+// Go methods of goMethods, or to a dskit service constructor, or nil.
 func startedByGoMethod(call *ssa.Call) ssa.Value {
 	c := call.Common()
 	callee := c.StaticCallee()
+	if i, _ := serviceStarted(callee); i >= 0 && i < len(c.Args) {
+		v := c.Args[i]
+		if ct, ok := v.(*ssa.ChangeType); ok {
+			v = ct.X // a function converted to the service's function type
+		}
+		if _, isNil := v.(*ssa.Const); isNil {
+			return nil
+		}
+		return v
+	}
 	if callee == nil || callee.Name() != "Go" || len(c.Args) != 2 {
 		return nil
 	}
@@ -89,6 +124,12 @@ func startsClosure(mc *ssa.MakeClosure) bool {
 	refs := *mc.Referrers()
 	if len(refs) != 1 {
 		return false
+	}
+	if ct, ok := refs[0].(*ssa.ChangeType); ok {
+		refs = *ct.Referrers() // converted to a named function type first
+		if len(refs) != 1 {
+			return false
+		}
 	}
 	call, ok := refs[0].(*ssa.Call)
 	return ok && startedByGoMethod(call) == ssa.Value(mc)

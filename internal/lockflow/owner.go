@@ -147,6 +147,13 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 	if root == nil || !loops(root) {
 		return false
 	}
+	if service, _ := serviceStart(root); service && g.atomicInA {
+		// A sweep on a service's goroutine over entries that others
+		// refresh atomically (a last-update time): those writers are
+		// not the state's writers below. (Workers a go statement starts
+		// are not held to this yet: it needs a corpus rerun.)
+		return false
+	}
 	if e.spawnedRepeatedly(root) {
 		// One goroutine per object is one owner of each object's state.
 		return e.perObjectWorker(root, g, writers, insertOnly)
@@ -158,9 +165,10 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 	}
 	field := fieldClass(g.ReadLoc)
 	for _, w := range writers {
-		if g.Removal && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) {
+		if (g.Removal || g.present) && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) {
 			// It only adds entries that are missing: it cannot take
-			// away or replace the one the worker decided to remove. Or
+			// away or replace the one the worker decided to remove, or
+			// found there. Or
 			// it only raises the count the worker found not zero. Or it
 			// only takes out, which cannot bring back what the worker
 			// found missing.
@@ -353,8 +361,8 @@ func (e *engine) perObjectWorker(root *goStart, g *Gap, writers []*ssa.Function,
 		return false
 	}
 	for _, w := range writers {
-		if g.Removal && insertOnly[w] {
-			continue // it cannot take away or replace what the worker removes
+		if (g.Removal || g.present) && insertOnly[w] {
+			continue // it cannot take away or replace what the worker removes, or found there
 		}
 		if w != g.Fn && w != fn && !e.beforeWorker(w, obj, root) && !e.startsWorkerAfterWrites(w, root, writers) && !e.onlyRaises(g, w) {
 			return false
@@ -635,7 +643,22 @@ func (e *engine) spawnedRepeatedly(g *goStart) bool {
 
 // loops reports whether the goroutine a go statement starts runs a loop:
 // a long-lived worker, not a job per request.
+// serviceStart reports whether g is a dskit service constructor's, and
+// whether the service calls the function again and again (a timer's
+// iteration).
+func serviceStart(g *goStart) (ok, repeats bool) {
+	c, isCall := g.instr.(*ssa.Call)
+	if !isCall {
+		return false, false
+	}
+	i, repeats := serviceStarted(c.Call.StaticCallee())
+	return i >= 0, repeats
+}
+
 func loops(g *goStart) bool {
+	if _, repeats := serviceStart(g); repeats {
+		return true
+	}
 	return runsLoop(g.callee(), 2)
 }
 

@@ -12,7 +12,7 @@ import (
 
 func TestRlockgap(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer,
-		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "reentry", "workers", "startup", "startup/prewarm", "perrequest", "claimchain", "iterlock/sessions", "iterlock/callbacks", "frameworks/dnsplugin")
+		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "reentry", "workers", "startup", "startup/prewarm", "perrequest", "claimchain", "iterlock/sessions", "iterlock/callbacks", "frameworks/dnsplugin", "frameworks/dskitservice")
 }
 
 func TestFixes(t *testing.T) {

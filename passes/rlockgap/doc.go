@@ -106,7 +106,8 @@
 // function (or one its goroutines share) whose every store, there and in
 // its closures, stores the same constant or init-only package variable
 // (crossing out entries from several goroutines). State written only by
-// one worker goroutine, or by a function run one call at a time (it
+// one worker goroutine (a dskit service's timer iterations count as
+// one), or by a function run one call at a time (it
 // writes its owner's fields with no lock held), or by callbacks a
 // framework runs one at a time (a reconciler's Reconcile, a telegraf
 // input's Gather or output's Write, a caddy setup function's

@@ -135,7 +135,7 @@
 // only it calls, a telegraf input's Gather (and its Start, which the
 // agent runs first) or output's Write, one run at a time per plugin, or a
 // caddy v1 setup function, func(*caddy.Controller) error, and the
-// instance storage its Controller reaches (CoreDNS plugins); state that only one worker goroutine of the package writes (started once by one go statement, or by sync.WaitGroup.Go or errgroup.Group.Go, running a loop), which
+// instance storage its Controller reaches (CoreDNS plugins); state that only one worker goroutine of the package writes (started once by one go statement, or by sync.WaitGroup.Go or errgroup.Group.Go, running a loop, or the running function or each timer iteration a dskit service runs on its own goroutine; writers that only add missing entries do not count against an entry found there), which
 // the lock merely publishes to readers (the function starting it may
 // write the state first, before the go statement, itself or through
 // methods it calls on the new object: a checkpointer recovering its last

@@ -151,6 +151,9 @@ type funcState struct {
 
 	taint    map[ssa.Value]bitset
 	blockCtl []bitset
+	// atomicLoads: the function's calls loading atomics (loadsAtomicIn),
+	// listed on first use.
+	atomicLoads []ssa.Instruction
 	// through: the reads a value derives from only through a pointer it
 	// was loaded from, where taint stops (a field of a snapshot read with
 	// no lock held, or one never changed after it was built). It matters

@@ -3718,15 +3718,21 @@ func (fs *funcState) onSide(ri int, w *writeSite, side func(cond, v ssa.Value, s
 // opens (a method Load of a sync/atomic type, or of go.uber.org/atomic's,
 // or sync/atomic's Load functions).
 func (fs *funcState) loadsAtomicIn(a heldLock) bool {
-	for _, b := range fs.fn.Blocks {
-		for _, instr := range b.Instrs {
-			call, ok := instr.(*ssa.Call)
-			if !ok || !atomicLoad(call.Call.StaticCallee()) {
-				continue
+	if fs.atomicLoads == nil {
+		// Listed once per function: a function with many gaps asks for
+		// each of them.
+		fs.atomicLoads = []ssa.Instruction{}
+		for _, b := range fs.fn.Blocks {
+			for _, instr := range b.Instrs {
+				if call, ok := instr.(*ssa.Call); ok && atomicLoad(call.Call.StaticCallee()) {
+					fs.atomicLoads = append(fs.atomicLoads, instr)
+				}
 			}
-			if h, ok := fs.heldAt(instr).lookup(a.key); ok && intersects(h.openers, a.openers) {
-				return true
-			}
+		}
+	}
+	for _, instr := range fs.atomicLoads {
+		if h, ok := fs.heldAt(instr).lookup(a.key); ok && intersects(h.openers, a.openers) {
+			return true
 		}
 	}
 	return false

@@ -3060,7 +3060,7 @@ func (fs *funcState) failsAloud(b *ssa.BasicBlock, w *writeSite) bool {
 	}
 	seen := map[*ssa.BasicBlock]bool{b: true}
 	work := []*ssa.BasicBlock{b}
-	returns := 0
+	var returned []ssa.Value
 	for len(work) > 0 {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -3069,10 +3069,10 @@ func (fs *funcState) failsAloud(b *ssa.BasicBlock, w *writeSite) bool {
 		}
 		switch last := x.Instrs[len(x.Instrs)-1].(type) {
 		case *ssa.Return:
-			if len(last.Results) == 0 || isNilConst(last.Results[len(last.Results)-1]) {
+			if len(last.Results) == 0 {
 				return false
 			}
-			returns++
+			returned = append(returned, last.Results[len(last.Results)-1])
 		case *ssa.Panic:
 		default:
 			for _, s := range x.Succs {
@@ -3083,12 +3083,37 @@ func (fs *funcState) failsAloud(b *ssa.BasicBlock, w *writeSite) bool {
 			}
 		}
 	}
-	return returns > 0
+	for _, v := range returned {
+		if !nonNilOnWay(v, seen) {
+			return false
+		}
+	}
+	return len(returned) > 0
 }
 
-func isNilConst(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.Value == nil
+// nonNilOnWay reports whether the error v a return hands back is not nil:
+// not the nil constant, nor, for a function with defers (which returns
+// what its result variable holds), a variable that the blocks on the way
+// set to nil, or do not set at all.
+func nonNilOnWay(v ssa.Value, way map[*ssa.BasicBlock]bool) bool {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return !isNil(v)
+	}
+	slot, ok := ld.X.(*ssa.Alloc)
+	if !ok {
+		return true
+	}
+	set := false
+	for _, r := range *slot.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == ssa.Value(slot) && way[st.Block()] {
+			if isNil(st.Val) {
+				return false
+			}
+			set = true
+		}
+	}
+	return set
 }
 
 // errorResult returns the value of call's last result when it is an

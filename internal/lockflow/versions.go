@@ -3,7 +3,6 @@ package lockflow
 import (
 	"go/constant"
 	"go/token"
-	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -168,8 +167,7 @@ func timeMethod(call *ssa.Call) string {
 	if callee == nil || callee.Signature.Recv() == nil || len(call.Call.Args) != 2 {
 		return ""
 	}
-	if n, ok := callee.Signature.Recv().Type().(*types.Named); !ok || n.Obj().Pkg() == nil ||
-		n.Obj().Pkg().Path() != "time" || n.Obj().Name() != "Time" {
+	if !isNamed(callee.Signature.Recv().Type(), "time", "Time") {
 		return ""
 	}
 	switch callee.Name() {
@@ -181,7 +179,11 @@ func timeMethod(call *ssa.Call) string {
 
 func isZeroConst(v ssa.Value) bool {
 	c, ok := v.(*ssa.Const)
-	return ok && c.Value != nil && c.Value.Kind() == constant.Int && constant.Sign(c.Value) == 0
+	if !ok {
+		return false
+	}
+	n, exact := constInt(c)
+	return exact && n == 0
 }
 
 // inSectionOf reports whether r is read in the section w writes in (both

@@ -109,3 +109,24 @@ func (e *Editor) TypeIgnoring(path, text string) {
 	}
 	_ = e.Edit(path, text) // want `e.mu is locked again for writing by e.Edit after RUnlock: e.HasBuffer\(path\) was present under the read lock; if it is removed before the lock is taken again, the re-check there gives up quietly`
 }
+
+// appendOrNil has an error result but gives up with nil when the buffer
+// is gone: the caller hears nothing.
+func (e *Editor) appendOrNil(path, text string) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	buf, ok := e.buffers[path]
+	if !ok {
+		return nil
+	}
+	e.buffers[path] = &textBuffer{text: buf.text + text, version: buf.version + 1}
+	return nil
+}
+
+func (e *Editor) TypeQuietly(path, text string) error {
+	if !e.HasBuffer(path) {
+		e.Open(path, text)
+		return nil
+	}
+	return e.appendOrNil(path, text) // want `e.mu is locked again for writing by e.appendOrNil after RUnlock: e.HasBuffer\(path\) was present under the read lock; if it is removed before the lock is taken again, the re-check there gives up quietly`
+}

@@ -123,7 +123,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		return e.outerLockCovers(g) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.slotHeld(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
 			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
-			e.onlyMainGoroutine(g) || e.serialisedByFramework(g) || e.neverRuns(g.Fn)
+			e.onlyMainGoroutine(g) || e.serialisedByFramework(g) || e.neverRuns(g.Fn) || setUpMethod(g)
 	})
 	res.Reentries = slices.DeleteFunc(res.Reentries, func(r Reentry) bool { return e.neverRuns(r.Fn) || e.readersSerialised(r) })
 	e.markInitEntries()

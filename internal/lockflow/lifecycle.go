@@ -211,3 +211,43 @@ func fieldOf(instr ssa.Instruction, fn *ssa.Function) bool {
 	fa := instr.(ssa.CallInstruction).Common().Args[0].(*ssa.FieldAddr)
 	return isOwnReceiver(fn, fa.X)
 }
+
+// A method that sets its receiver up (Init, Initialize, or Open with no
+// argument but a context) is, by the convention of Go APIs, called once
+// per object by the code that owns it, before the object is shared or
+// between a Close and the next use, never by two goroutines at once.
+// Its own "already set up?" test, made in one section and acted on in
+// another, then has no second caller to go stale against:
+//
+//	func (m *Monitor) Open() error {
+//		if m.isOpen() { return nil }
+//		m.mu.Lock(); m.done = make(chan struct{}); m.mu.Unlock()
+//		...
+//
+// Open with arguments is left out: fs.FS's Open(name) and its kin look
+// things up for any number of callers at once.
+
+// setUpMethod reports whether g's function is such a set-up method and
+// g's lock belongs to its receiver.
+func setUpMethod(g *Gap) bool {
+	fn := g.Fn
+	if fn.Parent() != nil || fn.Signature.Recv() == nil || len(fn.Params) == 0 || g.Lock.Root != fn.Params[0] {
+		return false
+	}
+	res := fn.Signature.Results()
+	if res.Len() > 1 || res.Len() == 1 && !types.Identical(res.At(0).Type(), types.Universe.Lookup("error").Type()) {
+		return false
+	}
+	switch fn.Name() {
+	case "Init", "Initialize":
+		return true
+	case "Open":
+		for _, p := range fn.Params[1:] {
+			if !isNamed(p.Type(), "context", "Context") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}

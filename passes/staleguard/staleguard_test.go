@@ -11,7 +11,7 @@ import (
 )
 
 func TestStaleguard(t *testing.T) {
-	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact", "consumers", "startup/tenants", "startup/lazytables", "syncmap", "mainonly/...", "iterlock/registry", "frameworks/operator", "frameworks/parallel", "frameworks/telegrafplugin")
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenact", "consumers", "startup/setup", "startup/tenants", "startup/lazytables", "syncmap", "mainonly/...", "iterlock/registry", "frameworks/operator", "frameworks/parallel", "frameworks/telegrafplugin")
 }
 
 func TestFixes(t *testing.T) {

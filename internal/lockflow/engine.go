@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -950,6 +951,12 @@ func (fs *funcState) summarize() *summary {
 				rw.dataFrom = append(rw.dataFrom, i)
 			}
 		}
+		for l, pf := range fs.inputField {
+			if data.has(l) {
+				rw.dataFields = append(rw.dataFields, pf)
+			}
+		}
+		slices.SortFunc(rw.dataFields, func(a, b paramField) int { return cmp.Or(a.Param-b.Param, a.Field-b.Field) })
 		for i, v := range fn.FreeVars {
 			if data.has(fs.inputLabel[v]) && !fs.reassignedBefore(v, w.instr) {
 				rw.dataFrom = append(rw.dataFrom, -1-i) // as relPath.param numbers them

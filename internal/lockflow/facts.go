@@ -139,6 +139,7 @@ type FactWrite struct {
 	Takes       bool
 	Swaps       bool `json:",omitempty"` // relWrite.swaps
 	DataFrom    []int
+	DataFields  []paramField `json:",omitempty"` // relWrite.dataFields
 	Resolved    []FactPath
 	Key         string   `json:",omitempty"` // relWrite.key
 	Fixed       string   `json:",omitempty"` // relWrite.fixed
@@ -225,7 +226,7 @@ func (s *summary) toFact() *LockSummary {
 			continue
 		}
 		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, Takes: w.takes, Swaps: w.swaps,
-			DataFrom: w.dataFrom, Key: w.key, Fixed: w.fixed, StoredParam: w.storedParam,
+			DataFrom: w.dataFrom, DataFields: w.dataFields, Key: w.key, Fixed: w.fixed, StoredParam: w.storedParam,
 			EntryKey: factKey(w.keyKnown, w.keyFrom, w.keyMarks)}
 		if w.lock != nil {
 			l, ok := lock(*w.lock)
@@ -334,7 +335,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 			continue
 		}
 		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, takes: w.Takes, swaps: w.Swaps,
-			dataFrom: w.DataFrom, key: w.Key, fixed: w.Fixed, storedParam: w.StoredParam}
+			dataFrom: w.DataFrom, dataFields: w.DataFields, key: w.Key, fixed: w.Fixed, storedParam: w.StoredParam}
 		rw.keyFrom, rw.keyMarks, rw.keyKnown = w.EntryKey.unpack()
 		if w.Lock != nil {
 			l, ok := lock(*w.Lock)

@@ -163,6 +163,12 @@ type funcState struct {
 	releases map[int][]ssa.Instruction // acquire index -> the releases closing it
 
 	inputLabel map[ssa.Value]int // parameters and free variables -> their pseudo read site
+	// fieldLabel: the fields of parameters passed by value (a struct of
+	// options) that the function selects one by one, each with a pseudo
+	// read site of its own, so a summary can say that only that field of
+	// the argument flows into a write; inputField names each such label.
+	fieldLabel map[ssa.Value]int
+	inputField map[int]paramField
 	// outs: the local variables a closure called in place stores what it
 	// read into (the call is their read site too).
 	outs     map[ssa.Instruction][]*ssa.Alloc
@@ -508,6 +514,11 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							ws.data = append(ws.data, v)
 						}
 					}
+					for _, pf := range w.dataFields {
+						if v := h.cs.rootValue(relPath{param: pf.Param}); v != nil {
+							ws.data = append(ws.data, fieldValues(v, pf.Field)...)
+						}
+					}
 					for _, g := range w.guards {
 						gl, ok := h.cs.resolve(g.loc)
 						if !ok {
@@ -563,9 +574,141 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 		fs.inputLabel[v] = len(fs.reads)
 		fs.reads = append(fs.reads, readSite{value: v})
 	}
+	fs.labelParamFields()
 	fs.cd = computeControlDeps(fn)
 	fs.computeTaint()
 	return fs
+}
+
+// paramField is field Field of parameter Param (a struct passed by
+// value).
+type paramField struct{ Param, Field int }
+
+// labelParamFields gives each field selected from a struct parameter a
+// pseudo read site of its own (see fieldLabel): selected from the
+// parameter itself, or loaded from the local variable go/ssa spills it
+// to when that variable is only stored the parameter, once, and has
+// fields loaded.
+func (fs *funcState) labelParamFields() {
+	for i, p := range fs.fn.Params {
+		if _, ok := p.Type().Underlying().(*types.Struct); !ok || p.Referrers() == nil {
+			continue
+		}
+		byField := map[int]int{}
+		label := func(v ssa.Value, field int) {
+			l, seen := byField[field]
+			if !seen {
+				l = len(fs.reads)
+				byField[field] = l
+				fs.reads = append(fs.reads, readSite{value: v})
+				if fs.fieldLabel == nil {
+					fs.fieldLabel, fs.inputField = make(map[ssa.Value]int), make(map[int]paramField)
+				}
+				fs.inputField[l] = paramField{Param: i, Field: field}
+			}
+			fs.fieldLabel[v] = l
+		}
+		for _, ref := range *p.Referrers() {
+			switch x := ref.(type) {
+			case *ssa.Field:
+				if x.X == p {
+					label(x, x.Field)
+				}
+			case *ssa.Store:
+				if a, ok := x.Addr.(*ssa.Alloc); ok && x.Val == p {
+					for _, load := range spilledFieldLoads(a, x) {
+						label(load, load.X.(*ssa.FieldAddr).Field)
+					}
+				}
+			}
+		}
+	}
+}
+
+// spilledFieldLoads returns the loads of fields of the local variable a
+// when a's only uses are the store spill (of a parameter), loads of the
+// whole of it (which carry the whole parameter), field addresses only
+// loaded from, and debug references; nil otherwise.
+func spilledFieldLoads(a *ssa.Alloc, spill *ssa.Store) []*ssa.UnOp {
+	var loads []*ssa.UnOp
+	for _, ref := range *a.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x != spill {
+				return nil
+			}
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+		case *ssa.FieldAddr:
+			for _, r := range *x.Referrers() {
+				switch y := r.(type) {
+				case *ssa.UnOp:
+					if y.Op != token.MUL {
+						return nil
+					}
+					loads = append(loads, y)
+				case *ssa.DebugRef:
+				default:
+					return nil
+				}
+			}
+		case *ssa.DebugRef:
+		default:
+			return nil
+		}
+	}
+	return loads
+}
+
+// fieldValues returns what field f of the struct value v can hold: the
+// values stored into that field of the local variable v is loaded from,
+// when the variable is only filled field by field and loaded whole (a
+// struct literal of options); v itself otherwise.
+func fieldValues(v ssa.Value, f int) []ssa.Value {
+	whole := []ssa.Value{v}
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return whole
+	}
+	alloc, ok := load.X.(*ssa.Alloc)
+	if !ok || alloc.Referrers() == nil {
+		return whole
+	}
+	var out []ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.FieldAddr:
+			if x.Field != f {
+				continue
+			}
+			for _, r := range *x.Referrers() {
+				switch y := r.(type) {
+				case *ssa.Store:
+					if y.Addr != x {
+						return whole
+					}
+					out = append(out, y.Val)
+				case *ssa.UnOp:
+					if y.Op != token.MUL {
+						return whole
+					}
+				case *ssa.DebugRef:
+				default:
+					return whole // its address handed on: anything may be stored there
+				}
+			}
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return whole
+			}
+		case *ssa.DebugRef:
+		default:
+			return whole // stored whole, or its address handed on
+		}
+	}
+	return out
 }
 
 func (fs *funcState) addRead(instr ssa.Instruction, v ssa.Value, loc Path, held lockState) {
@@ -678,7 +821,9 @@ func (fs *funcState) computeTaint() {
 					}
 					t.unionWith(fs.phiGate(x))
 				case *ssa.UnOp:
-					if x.Op == token.MUL {
+					if l, ok := fs.fieldLabel[x]; ok {
+						t.add(l) // that field of the argument, not the rest of it
+					} else if x.Op == token.MUL {
 						reached := false
 						if a := fs.localRoot(x.X); a != nil {
 							var vals []ssa.Value
@@ -716,6 +861,12 @@ func (fs *funcState) computeTaint() {
 					t.unionWith(fs.taint[x.Tuple])
 					if ri, ok := fs.tupleRead(x); ok && !fs.carries(ri, x.Index) {
 						t = t.without(ri)
+					}
+				case *ssa.Field:
+					if l, ok := fs.fieldLabel[x]; ok {
+						t.add(l) // that field of the argument, not the rest of it
+					} else {
+						t.unionWith(fs.taint[x.X])
 					}
 				case *ssa.MakeMap:
 					// A size hint: the new map is empty whatever it says.

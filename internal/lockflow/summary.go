@@ -71,8 +71,11 @@ type relWrite struct {
 	takes      bool      // see writeSite.takes
 	swaps      bool      // see writeSite.swaps
 	key        string    // see writeSite.key
-	// dataFrom lists the parameters whose values flow into what is written.
-	dataFrom []int
+	// dataFrom lists the parameters whose values flow into what is written;
+	// dataFields the fields of struct parameters that do, where only
+	// those fields are selected from them.
+	dataFrom   []int
+	dataFields []paramField
 	// fixed names the one value the write stores whatever the call (a
 	// constant; see fixedKey), "" otherwise; storedParam is 1+i when it
 	// stores parameter i as it is.
@@ -348,6 +351,11 @@ func (s *summary) addWrite(w relWrite) {
 		for _, p := range w.dataFrom {
 			if !slices.Contains(x.dataFrom, p) {
 				x.dataFrom = append(x.dataFrom, p)
+			}
+		}
+		for _, pf := range w.dataFields {
+			if !slices.Contains(x.dataFields, pf) {
+				x.dataFields = append(x.dataFields, pf)
 			}
 		}
 		if x.key != w.key {

@@ -43,6 +43,9 @@
 // returns the value is the read, and so is one whose error is the answer
 // (a checkFree that fails when the name is taken; a find that fails with
 // ErrNotFound, tested by err == nil, err != ErrNotFound or errors.Is).
+// A struct passed by value is followed field by field: a helper handed
+// an options struct that writes using only its bucket does not write
+// what the stale read put in another of its fields.
 // A re-check counts when it tests the state
 // again under the write lock and, on finding it changed, takes the path the
 // fresh state calls for; a re-check that quietly returns when an entry
@@ -119,8 +122,13 @@
 // runs its function on the test's goroutine as t.Run does): what
 // changes in between, the test changes itself; nor a test's staging of a
 // fake it declares when only the code under test starts goroutines, or
-// in the fake's own method when every fake is made by such a test. Nor is a gap in code that
-// only package initialisation runs, or in a method a constructor calls on
+// in the fake's own method when every fake is made by such a test. Nor
+// is a gap in a set-up method of the lock's owner (Init, Initialize, or
+// Open with no argument but a context, returning at most an error),
+// whose "already set up?" test goes stale only if two goroutines set
+// one object up at once: Go code calls such a method once per object,
+// from the goroutine that owns it (an Open with a name to look up is
+// not one). Nor is a gap in code that only package initialisation runs, or in a method a constructor calls on
 // the object it has just allocated, or on an object the function has
 // just allocated and lets out (returns, stores, hands on) only after the
 // gap (closures over the variable holding it may run in place or be kept

@@ -183,7 +183,11 @@
 // caller's own count pins the entry); acting on an entry
 // found earlier while holding the entry's own lock, after testing the
 // entry's state under it (a session dropped only once emptied under its
-// lock: the test finds a racer's work done); code that only package
+// lock: the test finds a racer's work done); a set-up method of the
+// lock's owner (Init, Initialize, or Open with no argument but a
+// context, returning at most an error) testing whether it was already
+// set up, which its owner calls once per object (Open(name) and its kin
+// are not set-up methods); code that only package
 // initialisation runs (a registry filled from init functions), unless the
 // package's init code starts a goroutine; an object the function has
 // just allocated and lets out only after the gap (a value built and

@@ -359,9 +359,16 @@ func (e *engine) uncoveredWriters(g *Gap) []*ssa.Function {
 	writers, _ := e.stateWriters(g)
 	bare := e.bareWriters[e.stateKey(g)]
 	f := fieldClass(g.ReadLoc)
+	// Where the state belongs to another package's object (a cache), the
+	// writers of that class reaching it through other fields of the
+	// owner (another cache) write other objects.
+	keeper := keeperField(g.ReadLoc, e.pkg.Pkg)
 	var out []*ssa.Function
 	for _, w := range writers {
 		if w == g.Fn || !bare[w] || !methodOf(outermost(w), owner) || e.lockedOrBuilding(w) || f != "" && e.writesOnlyThrough(w, f, g.Fn) {
+			continue
+		}
+		if keeper != nil && f != "" && !e.reachesThrough(w, f, keeper) {
 			continue
 		}
 		if (g.countNonzero || g.atLeast) && f != "" && e.onlyIncrements(w, f) {
@@ -933,7 +940,7 @@ func (fs *funcState) summarize() *summary {
 			continue
 		}
 		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes, key: w.key,
-			swaps: w.swaps || fs.swapsOut(w)}
+			swaps: w.swaps || fs.swapsOut(w), empties: w.empties}
 		stored := w.stored
 		if w.kind == writeCall {
 			rw.kind, rw.fixed, stored = w.inner, w.fixed, w.storedArg

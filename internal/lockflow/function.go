@@ -91,6 +91,10 @@ type writeSite struct {
 	collection bool
 	// removal: the write deletes, clears, or stores nil.
 	removal bool
+	// empties: the write stores a new empty map (c.items = map[K]V{}):
+	// it takes every entry out. (Not a removal: what it takes out is
+	// any entry, not the one a stale read saw.)
+	empties bool
 	// takes: the write stores the slice it reads from, cut (s.q = s.q[1:]):
 	// it takes elements out.
 	takes bool
@@ -336,7 +340,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				if loc := pathOf(x.Addr); loc.isShared(fn) {
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeStore,
 						stored: x.Val, data: []ssa.Value{x.Val}, base: x.Addr, pos: x.Pos(), collection: isAppend(x.Val), removal: isNil(x.Val),
-						takes: cutsItself(x)})
+						empties: newEmptyMap(x.Val), takes: cutsItself(x)})
 				}
 			case *ssa.MapUpdate:
 				loc := pathOf(x.Map)
@@ -487,7 +491,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
-						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, takes: w.takes, swaps: w.swaps, key: w.key,
+						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, empties: w.empties, takes: w.takes, swaps: w.swaps, key: w.key,
 						fixed: w.fixed}
 					if w.keyKnown {
 						ws.keyKnown, ws.keyMarks = true, w.keyMarks
@@ -660,6 +664,27 @@ func spilledFieldLoads(a *ssa.Alloc, spill *ssa.Store) []*ssa.UnOp {
 		}
 	}
 	return loads
+}
+
+// newEmptyMap reports whether v is a map made here and stored with
+// nothing put in it.
+func newEmptyMap(v ssa.Value) bool {
+	m, ok := v.(*ssa.MakeMap)
+	if !ok {
+		return false
+	}
+	for _, ref := range *m.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Val != m {
+				return false
+			}
+		case *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // fieldValues returns what field f of the struct value v can hold: the

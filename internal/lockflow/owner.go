@@ -786,6 +786,12 @@ func (fs *funcState) callsPackageWriter(w *writeSite) bool {
 type fieldWrite struct {
 	increments, removes, other bool
 	via                        []*ssa.Function
+	// keepers: the fields of the package's own types through which the
+	// function reaches the field, where it belongs to another package's
+	// type (the *cache.Cache field a go-cache is kept in); anyKeeper when
+	// some write reaches it otherwise.
+	keepers   []*types.Var
+	anyKeeper bool
 }
 
 // noteFieldWrite records how fs's function writes the field f at w.
@@ -800,6 +806,11 @@ func (fs *funcState) noteFieldWrite(f string, w *writeSite) {
 		how = &fieldWrite{}
 		m[fs.fn] = how
 	}
+	if k := keeperField(w.loc, fs.e.pkg.Pkg); k == nil {
+		how.anyKeeper = true
+	} else if !slices.Contains(how.keepers, k) {
+		how.keepers = append(how.keepers, k)
+	}
 	if call, ok := w.instr.(ssa.CallInstruction); ok {
 		if callee, _ := calleeOf(fs.e.pkg, call); callee != nil && callee != fs.fn {
 			if !slices.Contains(how.via, callee) {
@@ -811,11 +822,41 @@ func (fs *funcState) noteFieldWrite(f string, w *writeSite) {
 	switch {
 	case incrementsInPlace(w):
 		how.increments = true
-	case removes(w):
+	case removes(w) || w.empties:
 		how.removes = true
 	default:
 		how.other = true
 	}
+}
+
+// keeperField returns, for a path that reaches a field of a type of
+// another package, the last field of the package's own types on the way
+// there: the field the other package's object is kept in. Nil for a path
+// that stays in the package's own types.
+func keeperField(p Path, pkg *types.Package) *types.Var {
+	var keeper *types.Var
+	foreign := false
+	walkPath(p, func(holder types.Type, f *types.Var, _ bool) {
+		if foreign {
+			return
+		}
+		if n, ok := types.Unalias(holder).(*types.Named); ok && n.Obj().Pkg() != pkg {
+			foreign = true
+			return
+		}
+		keeper = f
+	})
+	if !foreign {
+		return nil
+	}
+	return keeper
+}
+
+// reachesThrough reports whether fn's writes of the field f may go
+// through the keeper field k (see fieldWrite.keepers).
+func (e *engine) reachesThrough(fn *ssa.Function, f string, k *types.Var) bool {
+	how := e.fieldWrites[f][fn]
+	return how == nil || how.anyKeeper || slices.Contains(how.keepers, k)
 }
 
 // incrementsInPlace reports whether w stores into a location the value

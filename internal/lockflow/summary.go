@@ -68,6 +68,7 @@ type relWrite struct {
 	kind       writeKind // store, map update, delete or clear (never writeCall)
 	collection bool      // see writeSite.collection
 	removal    bool      // see writeSite.removal
+	empties    bool      // see writeSite.empties
 	takes      bool      // see writeSite.takes
 	swaps      bool      // see writeSite.swaps
 	key        string    // see writeSite.key
@@ -372,6 +373,7 @@ func (s *summary) addWrite(w relWrite) {
 			x.keyMarks = mergeStrings(x.keyMarks, w.keyMarks)
 		}
 		x.swaps = x.swaps && w.swaps // a claim only if every such write takes the value
+		x.empties = x.empties && w.empties
 		return
 	}
 	if len(s.writes) < maxWrites {

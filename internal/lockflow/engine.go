@@ -359,16 +359,12 @@ func (e *engine) uncoveredWriters(g *Gap) []*ssa.Function {
 	writers, _ := e.stateWriters(g)
 	bare := e.bareWriters[e.stateKey(g)]
 	f := fieldClass(g.ReadLoc)
-	// Where the state belongs to another package's object (a cache), the
-	// writers of that class reaching it through other fields of the
-	// owner (another cache) write other objects.
-	keeper := keeperField(g.ReadLoc, e.pkg.Pkg)
 	var out []*ssa.Function
 	for _, w := range writers {
 		if w == g.Fn || !bare[w] || !methodOf(outermost(w), owner) || e.lockedOrBuilding(w) || f != "" && e.writesOnlyThrough(w, f, g.Fn) {
 			continue
 		}
-		if keeper != nil && f != "" && !e.reachesThrough(w, f, keeper) {
+		if e.writesOtherKeeper(g, w) {
 			continue
 		}
 		if (g.countNonzero || g.atLeast) && f != "" && e.onlyIncrements(w, f) {

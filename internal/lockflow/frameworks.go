@@ -66,11 +66,12 @@ func (e *engine) serialisedByFramework(g *Gap) bool {
 	writers, insertOnly := e.stateWriters(g)
 	field := fieldClass(g.ReadLoc)
 	for _, w := range writers {
-		if (g.Removal || g.present) && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) {
+		if (g.Removal || g.present) && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) || e.writesOtherKeeper(g, w) {
 			// As for a worker's state (ownedByWorker): a writer that only
 			// adds what is missing, raises a count found not zero, or
 			// only takes out what was found missing changes nothing the
-			// gap decided on.
+			// gap decided on; nor does one writing another object of the
+			// state's class.
 			continue
 		}
 		if e.serialContext(w) != ctx {

@@ -165,13 +165,13 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 	}
 	field := fieldClass(g.ReadLoc)
 	for _, w := range writers {
-		if (g.Removal || g.present) && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) {
+		if (g.Removal || g.present) && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) || e.writesOtherKeeper(g, w) {
 			// It only adds entries that are missing: it cannot take
 			// away or replace the one the worker decided to remove, or
 			// found there. Or
 			// it only raises the count the worker found not zero. Or it
 			// only takes out, which cannot bring back what the worker
-			// found missing.
+			// found missing. Or it writes another object of the class.
 			continue
 		}
 		// An exported writer (the holder's own API included) may be
@@ -852,11 +852,18 @@ func keeperField(p Path, pkg *types.Package) *types.Var {
 	return keeper
 }
 
-// reachesThrough reports whether fn's writes of the field f may go
-// through the keeper field k (see fieldWrite.keepers).
-func (e *engine) reachesThrough(fn *ssa.Function, f string, k *types.Var) bool {
-	how := e.fieldWrites[f][fn]
-	return how == nil || how.anyKeeper || slices.Contains(how.keepers, k)
+// writesOtherKeeper reports whether g's stale read read a field of an
+// object of another package kept in a field of the package's own (a
+// go-cache in b.roles), and w writes objects of that class only through
+// other such fields (b.userIDs): other objects, not g's.
+func (e *engine) writesOtherKeeper(g *Gap, w *ssa.Function) bool {
+	f := fieldClass(g.ReadLoc)
+	k := keeperField(g.ReadLoc, e.pkg.Pkg)
+	if f == "" || k == nil {
+		return false
+	}
+	how := e.fieldWrites[f][w]
+	return how != nil && !how.anyKeeper && !slices.Contains(how.keepers, k)
 }
 
 // incrementsInPlace reports whether w stores into a location the value

@@ -936,7 +936,8 @@ func (fs *funcState) summarize() *summary {
 			continue
 		}
 		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes, key: w.key,
-			swaps: w.swaps || fs.swapsOut(w), empties: w.empties}
+			swaps: w.swaps || fs.swapsOut(w), empties: w.empties,
+			typeReqs: append(typeReqsAt(fn, w.instr.Block()), w.typeReqs...)}
 		stored := w.stored
 		if w.kind == writeCall {
 			rw.kind, rw.fixed, stored = w.inner, w.fixed, w.storedArg

@@ -91,6 +91,9 @@ type writeSite struct {
 	collection bool
 	// removal: the write deletes, clears, or stores nil.
 	removal bool
+	// typeReqs: for a call, the type conditions of the callee's write on
+	// this function's own parameters (see typecases.go).
+	typeReqs []typeReq
 	// empties: the write stores a new empty map (c.items = map[K]V{}):
 	// it takes every entry out. (Not a removal: what it takes out is
 	// any entry, not the one a stale read saw.)
@@ -490,7 +493,11 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 							continue
 						}
 					}
-					ws := writeSite{instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
+					reqs, never := bindTypeReqs(fn, h.cs, w.typeReqs)
+					if never {
+						continue // made only for events of other types than this call hands it
+					}
+					ws := writeSite{typeReqs: reqs, instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
 						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, empties: w.empties, takes: w.takes, swaps: w.swaps, key: w.key,
 						fixed: w.fixed}
 					if w.keyKnown {

@@ -69,6 +69,7 @@ type relWrite struct {
 	collection bool      // see writeSite.collection
 	removal    bool      // see writeSite.removal
 	empties    bool      // see writeSite.empties
+	typeReqs   []typeReq // the write happens only for these dynamic types of parameters
 	takes      bool      // see writeSite.takes
 	swaps      bool      // see writeSite.swaps
 	key        string    // see writeSite.key
@@ -374,6 +375,7 @@ func (s *summary) addWrite(w relWrite) {
 		}
 		x.swaps = x.swaps && w.swaps // a claim only if every such write takes the value
 		x.empties = x.empties && w.empties
+		x.typeReqs = eitherTypeReqs(x.typeReqs, w.typeReqs)
 		return
 	}
 	if len(s.writes) < maxWrites {

@@ -956,7 +956,12 @@ func (fs *funcState) summarize() *summary {
 			}
 		}
 		for l, pf := range fs.inputField {
-			if data.has(l) {
+			if data.has(l) && !slices.Contains(rw.dataFields, pf) {
+				rw.dataFields = append(rw.dataFields, pf)
+			}
+		}
+		for _, pf := range w.inputFields {
+			if !slices.Contains(rw.dataFields, pf) {
 				rw.dataFields = append(rw.dataFields, pf)
 			}
 		}

@@ -91,6 +91,9 @@ type writeSite struct {
 	collection bool
 	// removal: the write deletes, clears, or stores nil.
 	removal bool
+	// inputFields: for a call, the fields of this function's own struct
+	// parameters, as it was handed them, that flow into the write.
+	inputFields []paramField
 	// typeReqs: for a call, the type conditions of the callee's write on
 	// this function's own parameters (see typecases.go).
 	typeReqs []typeReq
@@ -527,7 +530,11 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					}
 					for _, pf := range w.dataFields {
 						if v := h.cs.rootValue(relPath{param: pf.Param}); v != nil {
-							ws.data = append(ws.data, fieldValues(v, pf.Field)...)
+							if q, ok := spilledParamField(fn, v, pf.Field); ok {
+								ws.inputFields = append(ws.inputFields, q)
+							} else {
+								ws.data = append(ws.data, fieldValues(v, pf.Field)...)
+							}
 						}
 					}
 					for _, g := range w.guards {
@@ -637,11 +644,14 @@ func (fs *funcState) labelParamFields() {
 }
 
 // spilledFieldLoads returns the loads of fields of the local variable a
-// when a's only uses are the store spill (of a parameter), loads of the
-// whole of it (which carry the whole parameter), field addresses only
-// loaded from, and debug references; nil otherwise.
+// (spilled from a parameter by the store spill) that still hold the
+// parameter's: a's other uses must be loads of the whole of it (which
+// carry the whole parameter), field addresses, and debug references. A
+// field the function stores to, or whose address it hands on, holds
+// more than the parameter's; its loads are left out.
 func spilledFieldLoads(a *ssa.Alloc, spill *ssa.Store) []*ssa.UnOp {
 	var loads []*ssa.UnOp
+	changed := map[int]bool{}
 	for _, ref := range *a.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.Store:
@@ -656,13 +666,14 @@ func spilledFieldLoads(a *ssa.Alloc, spill *ssa.Store) []*ssa.UnOp {
 			for _, r := range *x.Referrers() {
 				switch y := r.(type) {
 				case *ssa.UnOp:
-					if y.Op != token.MUL {
-						return nil
+					if y.Op == token.MUL {
+						loads = append(loads, y)
+					} else {
+						changed[x.Field] = true
 					}
-					loads = append(loads, y)
 				case *ssa.DebugRef:
 				default:
-					return nil
+					changed[x.Field] = true
 				}
 			}
 		case *ssa.DebugRef:
@@ -670,7 +681,7 @@ func spilledFieldLoads(a *ssa.Alloc, spill *ssa.Store) []*ssa.UnOp {
 			return nil
 		}
 	}
-	return loads
+	return slices.DeleteFunc(loads, func(l *ssa.UnOp) bool { return changed[l.X.(*ssa.FieldAddr).Field] })
 }
 
 // newEmptyMap reports whether v is a map made here and stored with
@@ -692,6 +703,81 @@ func newEmptyMap(v ssa.Value) bool {
 		}
 	}
 	return true
+}
+
+// spilledParamField reports whether v, an argument of a call in fn, is
+// fn's own struct parameter as it was handed in, loaded from the local
+// variable go/ssa spilled it to, with field f never changed: that field
+// of the argument is that field of the parameter.
+func spilledParamField(fn *ssa.Function, v ssa.Value, f int) (paramField, bool) {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return paramField{}, false
+	}
+	a, ok := load.X.(*ssa.Alloc)
+	if !ok || a.Parent() != fn {
+		return paramField{}, false
+	}
+	for _, ref := range *a.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != a {
+			continue
+		}
+		p, ok := st.Val.(*ssa.Parameter)
+		if !ok || p.Parent() != fn || !spillKeptWhole(a, st) {
+			return paramField{}, false
+		}
+		if fieldChanged(a, f) {
+			return paramField{}, false
+		}
+		return paramField{Param: paramIndex(fn, p), Field: f}, true
+	}
+	return paramField{}, false
+}
+
+// spillKeptWhole reports whether a's uses other than the spill are loads
+// of the whole of it, field addresses and debug references: nothing
+// stores over it whole or hands it on.
+func spillKeptWhole(a *ssa.Alloc, spill *ssa.Store) bool {
+	for _, ref := range *a.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x != spill {
+				return false
+			}
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return false
+			}
+		case *ssa.FieldAddr, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// fieldChanged reports whether the function stores to field f of the
+// local variable a, or hands its address on.
+func fieldChanged(a *ssa.Alloc, f int) bool {
+	for _, ref := range *a.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.Field != f {
+			continue
+		}
+		for _, r := range *fa.Referrers() {
+			switch y := r.(type) {
+			case *ssa.UnOp:
+				if y.Op != token.MUL {
+					return true
+				}
+			case *ssa.DebugRef:
+			default:
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // fieldValues returns what field f of the struct value v can hold: the

@@ -58,3 +58,28 @@ func (r *Replication) Retarget(bucket, id string) {
 	target := r.targetOf(bucket)
 	r.recordTarget(resyncOptions{bucket: bucket, target: target, resyncID: id}) // want `r.mu is locked again for writing by r.recordTarget after RUnlock: the value written derives from target`
 }
+
+// requeue stamps the attempt on the options it was handed and hands them
+// on: the bucket it passes to startResync is still the caller's. Retry
+// is silent like Resync. reroute hands its options on to recordTarget
+// after rewriting the target from the one it was handed: Reroute is
+// reported like Retarget.
+func (r *Replication) requeue(opts resyncOptions, attempt int) {
+	opts.resyncID = opts.resyncID + "#" + string(rune('0'+attempt))
+	r.startResync(opts)
+}
+
+func (r *Replication) Retry(bucket, id string) {
+	target := r.targetOf(bucket)
+	r.requeue(resyncOptions{bucket: bucket, target: target, resyncID: id}, 2)
+}
+
+func (r *Replication) reroute(opts resyncOptions) {
+	opts.target = opts.target + "/v2"
+	r.recordTarget(opts)
+}
+
+func (r *Replication) Reroute(bucket, id string) {
+	target := r.targetOf(bucket)
+	r.reroute(resyncOptions{bucket: bucket, target: target, resyncID: id}) // want `r.mu is locked again for writing by r.reroute after RUnlock: the value written derives from target`
+}

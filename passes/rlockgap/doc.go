@@ -43,9 +43,13 @@
 // returns the value is the read, and so is one whose error is the answer
 // (a checkFree that fails when the name is taken; a find that fails with
 // ErrNotFound, tested by err == nil, err != ErrNotFound or errors.Is).
-// A struct passed by value is followed field by field: a helper handed
-// an options struct that writes using only its bucket does not write
-// what the stale read put in another of its fields.
+// A struct passed by value is followed field by field, also when the
+// helper stamps some of its fields and hands it on: a helper handed an
+// options struct that writes using only its bucket does not write what
+// the stale read put in another of its fields. A helper that writes only
+// in the case of a type switch on an argument (an event dispatcher:
+// case *ChannelCreate) writes nothing for a call that hands it a value
+// of another concrete type (a rate-limit notice) or nil.
 // A re-check counts when it tests the state
 // again under the write lock and, on finding it changed, takes the path the
 // fresh state calls for; a re-check that quietly returns when an entry

@@ -94,7 +94,11 @@
 // the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
 // across both sections (a textproto.Pipeline turn counts as one; so does
 // a lock every caller holds (a method value handed out, or a call through
-// an interface, counts as a caller holding none), or that a function
+// an interface, counts as a caller holding none) when the state's other
+// writers hold it too (where the state belongs to another package's
+// object kept in a field, a cache, only writers reaching it through that
+// field count; one that empties it, storing a new empty map, cannot
+// bring back an entry found missing), or that a function
 // named ...Locked says its callers hold, a hook or method value calling
 // it included, unless it releases that lock itself, a keyed lock (Lock(key), Unlock(key))
 // every caller holds on one of the call's arguments, a closure that sync.Map's Range or the sort

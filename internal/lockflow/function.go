@@ -634,8 +634,11 @@ func (fs *funcState) labelParamFields() {
 				}
 			case *ssa.Store:
 				if a, ok := x.Addr.(*ssa.Alloc); ok && x.Val == p {
-					for _, load := range spilledFieldLoads(a, x) {
-						label(load, load.X.(*ssa.FieldAddr).Field)
+					loads, changed, _ := spill(a, x)
+					for _, load := range loads {
+						if f := load.X.(*ssa.FieldAddr).Field; !changed[f] {
+							label(load, f)
+						}
 					}
 				}
 			}
@@ -643,24 +646,23 @@ func (fs *funcState) labelParamFields() {
 	}
 }
 
-// spilledFieldLoads returns the loads of fields of the local variable a
-// (spilled from a parameter by the store spill) that still hold the
-// parameter's: a's other uses must be loads of the whole of it (which
-// carry the whole parameter), field addresses, and debug references. A
-// field the function stores to, or whose address it hands on, holds
-// more than the parameter's; its loads are left out.
-func spilledFieldLoads(a *ssa.Alloc, spill *ssa.Store) []*ssa.UnOp {
-	var loads []*ssa.UnOp
-	changed := map[int]bool{}
+// spill describes the local variable a that go/ssa spilled a parameter
+// to with the store spill: the loads of its fields, and the fields the
+// function stores to or hands the address of (which then hold more than
+// the parameter's). ok is false unless a's other uses are loads of the
+// whole of it (which carry the whole parameter), field addresses, and
+// debug references: nothing stores over it whole or hands it on.
+func spill(a *ssa.Alloc, store *ssa.Store) (loads []*ssa.UnOp, changed map[int]bool, ok bool) {
+	changed = map[int]bool{}
 	for _, ref := range *a.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.Store:
-			if x != spill {
-				return nil
+			if x != store {
+				return nil, nil, false
 			}
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
-				return nil
+				return nil, nil, false
 			}
 		case *ssa.FieldAddr:
 			for _, r := range *x.Referrers() {
@@ -678,10 +680,10 @@ func spilledFieldLoads(a *ssa.Alloc, spill *ssa.Store) []*ssa.UnOp {
 			}
 		case *ssa.DebugRef:
 		default:
-			return nil
+			return nil, nil, false
 		}
 	}
-	return slices.DeleteFunc(loads, func(l *ssa.UnOp) bool { return changed[l.X.(*ssa.FieldAddr).Field] })
+	return loads, changed, true
 }
 
 // newEmptyMap reports whether v is a map made here and stored with
@@ -724,60 +726,15 @@ func spilledParamField(fn *ssa.Function, v ssa.Value, f int) (paramField, bool) 
 			continue
 		}
 		p, ok := st.Val.(*ssa.Parameter)
-		if !ok || p.Parent() != fn || !spillKeptWhole(a, st) {
+		if !ok || p.Parent() != fn {
 			return paramField{}, false
 		}
-		if fieldChanged(a, f) {
+		if _, changed, ok := spill(a, st); !ok || changed[f] {
 			return paramField{}, false
 		}
 		return paramField{Param: paramIndex(fn, p), Field: f}, true
 	}
 	return paramField{}, false
-}
-
-// spillKeptWhole reports whether a's uses other than the spill are loads
-// of the whole of it, field addresses and debug references: nothing
-// stores over it whole or hands it on.
-func spillKeptWhole(a *ssa.Alloc, spill *ssa.Store) bool {
-	for _, ref := range *a.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.Store:
-			if x != spill {
-				return false
-			}
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return false
-			}
-		case *ssa.FieldAddr, *ssa.DebugRef:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// fieldChanged reports whether the function stores to field f of the
-// local variable a, or hands its address on.
-func fieldChanged(a *ssa.Alloc, f int) bool {
-	for _, ref := range *a.Referrers() {
-		fa, ok := ref.(*ssa.FieldAddr)
-		if !ok || fa.Field != f {
-			continue
-		}
-		for _, r := range *fa.Referrers() {
-			switch y := r.(type) {
-			case *ssa.UnOp:
-				if y.Op != token.MUL {
-					return true
-				}
-			case *ssa.DebugRef:
-			default:
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // fieldValues returns what field f of the struct value v can hold: the

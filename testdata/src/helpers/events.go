@@ -8,7 +8,8 @@ import "sync"
 // the read lock and, on a miss, asks the server; a refused request is
 // dispatched as a rate-limit notice, which writes nothing, so nothing
 // written depends on the miss: silent. Refresh dispatches a channel
-// event made from what it fetched after the miss: reported.
+// event made from what it fetched after the miss: reported. Ping hands
+// the dispatcher nil on a miss: no case matches, silent.
 
 type ChannelCreate struct{ ID, Name string }
 
@@ -74,4 +75,13 @@ func (c *chatClient) Refresh(id string) error {
 	}
 	c.dispatch(&ChannelCreate{ID: id, Name: name}) // want `c.state.mu is locked again for writing by c.dispatch after RUnlock`
 	return nil
+}
+
+// Ping dispatches nothing but a nil event on a miss: no case matches.
+// Silent.
+func (c *chatClient) Ping(id string) {
+	if _, ok := c.state.channel(id); ok {
+		return
+	}
+	c.dispatch(nil)
 }

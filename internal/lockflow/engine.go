@@ -168,6 +168,9 @@ type engine struct {
 	// fresh allocation (and perhaps cleared) is never replaced.
 	stores      map[*types.Var]int
 	storesOther map[*types.Var]bool
+	// keptEntries: map fields whose entries stay once stored (memoised
+	// keptEntryLookup).
+	keptEntries map[*types.Var]bool
 	// globalSet: package variables assigned outside init.
 	globalSet map[*ssa.Global]bool
 	// counted: fields some function of the package increments (x.n++).
@@ -1388,6 +1391,63 @@ func (e *engine) writeOnceLoad(instr ssa.Instruction) bool {
 	}
 	v := fieldVar(fa.X.Type(), fa.Field)
 	return v != nil && v.Pkg() == e.pkg.Pkg && e.stores[v] <= 1 && !e.storesOther[v]
+}
+
+// keptEntryLookup reports whether instr looks an entry up in a map field
+// of this package whose entries, once stored, stay: the map is made at
+// construction and never replaced, and every store into it adds a key
+// only where a lookup of it, in the same function, found none (see
+// insertsIfAbsent); nothing deletes from it, clears it, or gets hold of
+// it other than to look up, range over or take its length.
+func (e *engine) keptEntryLookup(instr ssa.Instruction) bool {
+	lk, ok := instr.(*ssa.Lookup)
+	if !ok {
+		return false
+	}
+	f := mapField(lk.X)
+	if f == nil || f.Pkg() != e.pkg.Pkg || e.mutated[f] {
+		return false
+	}
+	if e.keptEntries == nil {
+		e.keptEntries = make(map[*types.Var]bool)
+	}
+	if kept, ok := e.keptEntries[f]; ok {
+		return kept
+	}
+	kept := e.entriesStay(f)
+	e.keptEntries[f] = kept
+	return kept
+}
+
+// entriesStay walks the package's loads of the map field f (see
+// keptEntryLookup).
+func (e *engine) entriesStay(f *types.Var) bool {
+	for _, fn := range e.funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				load, ok := instr.(*ssa.UnOp)
+				if !ok || mapField(load) != f {
+					continue
+				}
+				for _, ref := range *load.Referrers() {
+					switch x := ref.(type) {
+					case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
+					case *ssa.MapUpdate:
+						if x.Map != load || !insertsIfAbsent(x, f) {
+							return false
+						}
+					case *ssa.Call:
+						if bi, ok := x.Call.Value.(*ssa.Builtin); !ok || bi.Name() != "len" {
+							return false
+						}
+					default:
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
 }
 
 // isFresh reports whether v is a newly allocated object.

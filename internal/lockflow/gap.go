@@ -434,7 +434,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		if w.removal {
 			return nil // clearing a field of an entry that may be orphaned is harmless
 		}
-		if fs.e.writeOnceLoad(r.instr) {
+		if fs.e.writeOnceLoad(r.instr) || fs.e.keptEntryLookup(r.instr) {
 			return nil // the pointer is set once and never replaced: it cannot be stale
 		}
 		if fs.dropsReference(w, r, h) {

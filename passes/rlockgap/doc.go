@@ -49,7 +49,11 @@
 // the stale read put in another of its fields. A helper that writes only
 // in the case of a type switch on an argument (an event dispatcher:
 // case *ChannelCreate) writes nothing for a call that hands it a value
-// of another concrete type (a rate-limit notice) or nil.
+// of another concrete type (a rate-limit notice) or nil. An entry read
+// under RLock and written through under Lock (a set inside a map of
+// sets) is still the map's when the map's entries stay once stored: it
+// is made at construction, added to only where a lookup found nothing,
+// never deleted from, cleared or handed on.
 // A re-check counts when it tests the state
 // again under the write lock and, on finding it changed, takes the path the
 // fresh state calls for; a re-check that quietly returns when an entry

@@ -319,15 +319,15 @@ func (e *engine) calledOnlyFrom(fn *ssa.Function, holds func(caller *ssa.Functio
 	return true
 }
 
-// memoised returns m[fn], computing it once; while fn's own cycle of
-// calls is explored, it counts as false.
-func memoised(m map[*ssa.Function]bool, fn *ssa.Function, compute func(*ssa.Function) bool) bool {
-	if v, ok := m[fn]; ok {
+// memoised returns m[k], computing it once; while k is being computed
+// (a function on its own cycle of calls), it counts as false.
+func memoised[K comparable](m map[K]bool, k K, compute func(K) bool) bool {
+	if v, ok := m[k]; ok {
 		return v
 	}
-	m[fn] = false
-	v := compute(fn)
-	m[fn] = v
+	m[k] = false
+	v := compute(k)
+	m[k] = v
 	return v
 }
 
@@ -1411,12 +1411,7 @@ func (e *engine) keptEntryLookup(instr ssa.Instruction) bool {
 	if e.keptEntries == nil {
 		e.keptEntries = make(map[*types.Var]bool)
 	}
-	if kept, ok := e.keptEntries[f]; ok {
-		return kept
-	}
-	kept := e.entriesStay(f)
-	e.keptEntries[f] = kept
-	return kept
+	return memoised(e.keptEntries, f, e.entriesStay)
 }
 
 // entriesStay walks the package's loads of the map field f (see

@@ -929,6 +929,7 @@ func (fs *funcState) summarize() *summary {
 		}
 	}
 	wb := make(map[*ssa.BasicBlock][]int)
+	testsParamType := testsParamTypes(fn)
 	for i, w := range fs.writes {
 		wb[w.instr.Block()] = append(wb[w.instr.Block()], i)
 	}
@@ -940,7 +941,10 @@ func (fs *funcState) summarize() *summary {
 		}
 		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes, key: w.key,
 			swaps: w.swaps || fs.swapsOut(w), empties: w.empties,
-			typeReqs: append(typeReqsAt(fn, w.instr.Block()), w.typeReqs...)}
+			typeReqs: w.typeReqs}
+		if testsParamType {
+			rw.typeReqs = append(typeReqsAt(fn, w.instr.Block()), rw.typeReqs...)
+		}
 		stored := w.stored
 		if w.kind == writeCall {
 			rw.kind, rw.fixed, stored = w.inner, w.fixed, w.storedArg
@@ -1393,8 +1397,8 @@ func (e *engine) writeOnceLoad(instr ssa.Instruction) bool {
 	return v != nil && v.Pkg() == e.pkg.Pkg && e.stores[v] <= 1 && !e.storesOther[v]
 }
 
-// keptEntryLookup reports whether instr looks an entry up in a map field
-// of this package whose entries, once stored, stay: the map is made at
+// keptEntryLookup reports whether instr looks an entry up in an
+// unexported map field of this package whose entries, once stored, stay: the map is made at
 // construction and never replaced, and every store into it adds a key
 // only where a lookup of it, in the same function, found none (see
 // insertsIfAbsent); nothing deletes from it, clears it, or gets hold of
@@ -1405,8 +1409,8 @@ func (e *engine) keptEntryLookup(instr ssa.Instruction) bool {
 		return false
 	}
 	f := mapField(lk.X)
-	if f == nil || f.Pkg() != e.pkg.Pkg || e.mutated[f] {
-		return false
+	if f == nil || f.Pkg() != e.pkg.Pkg || f.Exported() || e.mutated[f] {
+		return false // (other packages may write an exported field)
 	}
 	if e.keptEntries == nil {
 		e.keptEntries = make(map[*types.Var]bool)

@@ -633,11 +633,27 @@ func (fs *funcState) labelParamFields() {
 					label(x, x.Field)
 				}
 			case *ssa.Store:
-				if a, ok := x.Addr.(*ssa.Alloc); ok && x.Val == p {
-					loads, changed, _ := spill(a, x)
-					for _, load := range loads {
-						if f := load.X.(*ssa.FieldAddr).Field; !changed[f] {
-							label(load, f)
+				a, ok := x.Addr.(*ssa.Alloc)
+				if !ok || x.Val != p {
+					continue
+				}
+				spilled := map[int]bool{} // by field, asked once each
+				for _, ref := range *a.Referrers() {
+					fa, ok := ref.(*ssa.FieldAddr)
+					if !ok {
+						continue
+					}
+					only, asked := spilled[fa.Field]
+					if !asked {
+						only = onlySpilled(a, fa.Field, x)
+						spilled[fa.Field] = only
+					}
+					if !only {
+						continue
+					}
+					for _, r := range *fa.Referrers() {
+						if load, ok := r.(*ssa.UnOp); ok && load.Op == token.MUL {
+							label(load, fa.Field)
 						}
 					}
 				}
@@ -646,44 +662,13 @@ func (fs *funcState) labelParamFields() {
 	}
 }
 
-// spill describes the local variable a that go/ssa spilled a parameter
-// to with the store spill: the loads of its fields, and the fields the
-// function stores to or hands the address of (which then hold more than
-// the parameter's). ok is false unless a's other uses are loads of the
-// whole of it (which carry the whole parameter), field addresses, and
-// debug references: nothing stores over it whole or hands it on.
-func spill(a *ssa.Alloc, store *ssa.Store) (loads []*ssa.UnOp, changed map[int]bool, ok bool) {
-	changed = map[int]bool{}
-	for _, ref := range *a.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.Store:
-			if x != store {
-				return nil, nil, false
-			}
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return nil, nil, false
-			}
-		case *ssa.FieldAddr:
-			for _, r := range *x.Referrers() {
-				switch y := r.(type) {
-				case *ssa.UnOp:
-					if y.Op == token.MUL {
-						loads = append(loads, y)
-					} else {
-						changed[x.Field] = true
-					}
-				case *ssa.DebugRef:
-				default:
-					changed[x.Field] = true
-				}
-			}
-		case *ssa.DebugRef:
-		default:
-			return nil, nil, false
-		}
-	}
-	return loads, changed, true
+// onlySpilled reports whether field f of the local variable a holds only
+// what the store spill put in the whole of it: a parameter go/ssa
+// spilled there, whose field f the function neither stores to nor hands
+// the address of.
+func onlySpilled(a *ssa.Alloc, f int, spill *ssa.Store) bool {
+	defs, _, ok := fieldDefs(a, f)
+	return ok && len(defs) == 1 && defs[0].instr == spill
 }
 
 // newEmptyMap reports whether v is a map made here and stored with
@@ -720,21 +705,19 @@ func spilledParamField(fn *ssa.Function, v ssa.Value, f int) (paramField, bool) 
 	if !ok || a.Parent() != fn {
 		return paramField{}, false
 	}
-	for _, ref := range *a.Referrers() {
-		st, ok := ref.(*ssa.Store)
-		if !ok || st.Addr != a {
-			continue
-		}
-		p, ok := st.Val.(*ssa.Parameter)
-		if !ok || p.Parent() != fn {
-			return paramField{}, false
-		}
-		if _, changed, ok := spill(a, st); !ok || changed[f] {
-			return paramField{}, false
-		}
-		return paramField{Param: paramIndex(fn, p), Field: f}, true
+	defs, _, ok := fieldDefs(a, f)
+	if !ok || len(defs) != 1 {
+		return paramField{}, false
 	}
-	return paramField{}, false
+	st, ok := defs[0].instr.(*ssa.Store)
+	if !ok || st.Addr != a {
+		return paramField{}, false
+	}
+	p, ok := st.Val.(*ssa.Parameter)
+	if !ok || p.Parent() != fn {
+		return paramField{}, false
+	}
+	return paramField{Param: paramIndex(fn, p), Field: f}, true
 }
 
 // fieldValues returns what field f of the struct value v can hold: the
@@ -747,41 +730,20 @@ func fieldValues(v ssa.Value, f int) []ssa.Value {
 	if !ok || load.Op != token.MUL {
 		return whole
 	}
-	alloc, ok := load.X.(*ssa.Alloc)
-	if !ok || alloc.Referrers() == nil {
+	a, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return whole
+	}
+	defs, _, ok := fieldDefs(a, f)
+	if !ok {
 		return whole
 	}
 	var out []ssa.Value
-	for _, ref := range *alloc.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.FieldAddr:
-			if x.Field != f {
-				continue
-			}
-			for _, r := range *x.Referrers() {
-				switch y := r.(type) {
-				case *ssa.Store:
-					if y.Addr != x {
-						return whole
-					}
-					out = append(out, y.Val)
-				case *ssa.UnOp:
-					if y.Op != token.MUL {
-						return whole
-					}
-				case *ssa.DebugRef:
-				default:
-					return whole // its address handed on: anything may be stored there
-				}
-			}
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return whole
-			}
-		case *ssa.DebugRef:
-		default:
-			return whole // stored whole, or its address handed on
+	for _, d := range defs {
+		if st, ok := d.instr.(*ssa.Store); !ok || st.Addr == a {
+			return whole // stored whole, or assigned by a closure
 		}
+		out = append(out, d.val)
 	}
 	return out
 }
@@ -1422,6 +1384,12 @@ func localDefs(load *ssa.UnOp, a *ssa.Alloc) (defs, partial []localDef, ok bool)
 	default:
 		return nil, nil, false
 	}
+	return fieldDefs(a, field)
+}
+
+// fieldDefs lists the definitions of field field of the local variable a
+// (of the whole of it where field < 0; see localDefs).
+func fieldDefs(a *ssa.Alloc, field int) (defs, partial []localDef, ok bool) {
 	for _, ref := range *a.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.Store:

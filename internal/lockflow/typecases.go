@@ -55,6 +55,33 @@ func typeReqsAt(fn *ssa.Function, b *ssa.BasicBlock) []typeReq {
 	return out
 }
 
+// testsParamTypes reports whether fn asserts the type of a parameter of
+// its own, comma-ok, to a concrete type: only then can its writes have
+// type conditions of their own (typeReqsAt walks dominators per write).
+func testsParamTypes(fn *ssa.Function) bool {
+	for _, p := range fn.Params {
+		uses := []ssa.Value{p}
+		for len(uses) > 0 {
+			v := uses[len(uses)-1]
+			uses = uses[:len(uses)-1]
+			if v.Referrers() == nil {
+				continue
+			}
+			for _, ref := range *v.Referrers() {
+				switch x := ref.(type) {
+				case *ssa.TypeAssert:
+					if x.CommaOk && !types.IsInterface(x.AssertedType) {
+						return true
+					}
+				case *ssa.ChangeInterface:
+					uses = append(uses, x)
+				}
+			}
+		}
+	}
+	return false
+}
+
 // stripInterfaceChange looks through conversions between interface
 // types.
 func stripInterfaceChange(v ssa.Value) ssa.Value {

@@ -8,7 +8,8 @@ import "sync"
 // the set found under the read lock is still the table's when the
 // write lock is taken, and adding to it is not lost. Silent. The twin
 // table forgets a range when its query ends: the set found may be an
-// orphan by then, and what is added to it is lost. Reported.
+// orphan by then, and what is added to it is lost. Reported. So is the
+// table whose Start replaces a range's set whether or not one is there.
 
 type seenTable struct {
 	mu   sync.RWMutex
@@ -89,5 +90,35 @@ func (t *resetTable) Add(r, h string) bool {
 func (t *resetTable) Done(r string) {
 	t.mu.Lock()
 	delete(t.seen, r)
+	t.mu.Unlock()
+}
+
+// A table whose Start puts a fresh set in for a range whether or not one
+// is there: a set found under the read lock may have been replaced by
+// then. Reported.
+type restartTable struct {
+	mu   sync.RWMutex
+	seen map[string]map[string]struct{}
+}
+
+func (t *restartTable) Add(r, h string) bool {
+	t.mu.RLock()
+	hashes, ok := t.seen[r]
+	t.mu.RUnlock()
+	if !ok {
+		return false
+	}
+	t.mu.Lock() // want `t.mu is locked again for writing after RUnlock: the write goes through hashes`
+	defer t.mu.Unlock()
+	if _, dup := hashes[h]; dup {
+		return false
+	}
+	hashes[h] = struct{}{}
+	return true
+}
+
+func (t *restartTable) Start(r string) {
+	t.mu.Lock()
+	t.seen[r] = map[string]struct{}{}
 	t.mu.Unlock()
 }

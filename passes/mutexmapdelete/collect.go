@@ -447,6 +447,13 @@ func ownMethod(fn *ssa.Function, lock ssa.Value) bool {
 	}
 	// A method that takes the lock and returns holding it is the entry's
 	// Lock method: its callers are the users.
+	return unlocksField(fn, fa.Field, 0)
+}
+
+// unlocksField reports whether fn unlocks a mutex in the field of that
+// index, itself or in a function literal it defers (which may do more
+// before unlocking). A literal it returns is its caller's to run.
+func unlocksField(fn *ssa.Function, field, depth int) bool {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			call, ok := instr.(ssa.CallInstruction)
@@ -454,7 +461,16 @@ func ownMethod(fn *ssa.Function, lock ssa.Value) bool {
 				continue
 			}
 			if _, acquire, ok := lockflow.LockCall(call.Common()); ok && !acquire {
-				if f, ok := call.Common().Args[0].(*ssa.FieldAddr); ok && f.Field == fa.Field {
+				if f, ok := call.Common().Args[0].(*ssa.FieldAddr); ok && f.Field == field {
+					return true
+				}
+			}
+			if d, ok := instr.(*ssa.Defer); ok && depth < 2 {
+				callee := d.Call.Value
+				if c, ok := callee.(*ssa.MakeClosure); ok {
+					callee = c.Fn
+				}
+				if lit, ok := callee.(*ssa.Function); ok && lit.Parent() == fn && unlocksField(lit, field, depth+1) {
 					return true
 				}
 			}

@@ -63,7 +63,9 @@
 //
 // A map holds locks when it is given *sync.Mutex, *sync.RWMutex, or a
 // pointer to a struct that holds one and only bookkeeping besides (counts,
-// flags) and whose mutex callers lock. Maps are named by the struct field
+// flags) and whose mutex callers lock. A struct whose methods take its
+// mutex and let it go again before returning (in a function they defer,
+// too) guards its own fields: dropping it loses nothing. Maps are named by the struct field
 // or package variable holding them, so stores, locks and removals in
 // different functions of a package are joined; thin wrappers around a
 // sync.Map defined in the package count as the operation they forward.

@@ -171,6 +171,8 @@ type engine struct {
 	// keptEntries: map fields whose entries stay once stored (memoised
 	// keptEntryLookup).
 	keptEntries map[*types.Var]bool
+	// latchMemo: whether a flag latches a state ("flag state"; latch.go).
+	latchMemo map[[2]string]bool
 	// globalSet: package variables assigned outside init.
 	globalSet map[*ssa.Global]bool
 	// counted: fields some function of the package increments (x.n++).

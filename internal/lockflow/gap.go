@@ -409,7 +409,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			return nil // re-checked in B
 		}
 	}
-	if len(guards) == 0 && fs.snapshotRechecked(ri, w, h.key) {
+	if len(guards) == 0 && (fs.snapshotRechecked(ri, w, h.key) || fs.latchRechecked(ri, w, h.key)) {
 		return nil
 	}
 	g := &Gap{}

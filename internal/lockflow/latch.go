@@ -1,0 +1,249 @@
+package lockflow
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"os"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// A latch re-checks for a state it does not read. Some objects carry a
+// flag (done, completed, closed) that is only ever set, never cleared,
+// and that every change of some state of theirs sets in the same section
+// (the task's status moves to cancelled or completed, and completed is
+// set). A section that goes on only while the flag is still unset knows
+// that state is as it was when the flag was last unset: whatever A read
+// of it, the write in B runs only if nobody has changed it since. B
+// re-checked, without reading the state again.
+
+// latchRechecked reports whether w runs only where a test in its section
+// finds a latch unset, one that guards what read ri read: the latch is a
+// flag of the object holding it.
+func (fs *funcState) latchRechecked(ri int, w *writeSite, k pathKey) bool {
+	r := &fs.reads[ri]
+	state := fieldClass(r.loc)
+	if state == "" {
+		return false
+	}
+	found := false
+	fs.eachSectionGate(w, k, func(d branch) {
+		if found {
+			return
+		}
+		cond := ifCond(d.block)
+		if cond == nil {
+			return
+		}
+		flag, negated := negations(cond)
+		ld, ok := flag.(*ssa.UnOp)
+		if !ok || ld.Op != token.MUL {
+			return
+		}
+		ri2, ok := fs.readIdx[ld]
+		if !ok {
+			return
+		}
+		r2 := &fs.reads[ri2]
+		if !sameSection(r2.held, w.held, k) || fs.staleAddress(r2, k, w.held) {
+			return
+		}
+		// The side where the flag is unset (false, or true of its negation).
+		unset := 1
+		if negated {
+			unset = 0
+		}
+		if d.succ != unset || !holds(r2.loc, r.loc) {
+			return
+		}
+		found = fs.e.latches(fieldClass(r2.loc), state)
+		if debugEnabled {
+			fmt.Fprintf(os.Stderr, "  latch %s for %s: %v\n", fieldClass(r2.loc), state, found)
+		}
+	})
+	return found
+}
+
+// holds reports whether the object owning flag's field also holds loc:
+// the same root, and loc's steps start with the flag's, its last aside.
+func holds(flag, loc Path) bool {
+	if flag.Root != loc.Root || flag.Steps == "" {
+		return false
+	}
+	steps := flag.Steps[:len(flag.Steps)-1]
+	owner := steps[:strings.LastIndexByte(steps, ';')+1]
+	return len(loc.Steps) > len(owner) && loc.Steps[:len(owner)] == owner
+}
+
+// latches reports, for the package, whether the boolean field flag is
+// only ever set to true (false only in an object just made), and every
+// store to the field state, outside objects just made, is followed on
+// every way out of its function by a store of true to the flag of the
+// same object.
+func (e *engine) latches(flag, state string) bool {
+	if flag == "" || flag == state {
+		return false
+	}
+	if e.latchMemo == nil {
+		e.latchMemo = make(map[[2]string]bool)
+	}
+	return memoised(e.latchMemo, [2]string{flag, state}, e.latchesNow)
+}
+
+func (e *engine) latchesNow(fields [2]string) bool {
+	flag, state := fields[0], fields[1]
+	sets := 0
+	for _, fn := range e.funcs {
+		var ipdom []int
+		for _, b := range fn.Blocks {
+			for i, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok {
+					continue
+				}
+				fa, ok := st.Addr.(*ssa.FieldAddr)
+				if !ok {
+					continue
+				}
+				switch storeClass(fa) {
+				case flag:
+					if c, ok := st.Val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) {
+						sets++
+						continue
+					}
+					if !madeHere(fa.X) {
+						if debugEnabled {
+							fmt.Fprintf(os.Stderr, "  latch: %s cleared at %s\n", flag, e.pass.Fset.Position(st.Pos()))
+						}
+						return false
+					}
+				case state:
+					if madeHere(fa.X) {
+						continue
+					}
+					if ipdom == nil {
+						ipdom = postDominators(fn, nil)
+					}
+					if !latchedAfter(fn, b, i, fa, flag, ipdom) {
+						if debugEnabled {
+							fmt.Fprintf(os.Stderr, "  latch: %s not set after %s\n", flag, e.pass.Fset.Position(st.Pos()))
+						}
+						return false
+					}
+				}
+			}
+		}
+	}
+	return sets > 0
+}
+
+// latchedAfter reports whether a store of true to the flag of the object
+// whose state is stored at b.Instrs[i] (through fa) follows it in its
+// block or in a block post-dominating it.
+func latchedAfter(fn *ssa.Function, b *ssa.BasicBlock, i int, fa *ssa.FieldAddr, flag string, ipdom []int) bool {
+	owner := ownerOf(fa, flag)
+	if owner == nil {
+		return false
+	}
+	setsFlag := func(instr ssa.Instruction) bool {
+		st, ok := instr.(*ssa.Store)
+		if !ok {
+			return false
+		}
+		f, ok := st.Addr.(*ssa.FieldAddr)
+		c, isConst := st.Val.(*ssa.Const)
+		return ok && isConst && sameObject(f.X, owner) && storeClass(f) == flag && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value)
+	}
+	for _, instr := range b.Instrs[i+1:] {
+		if setsFlag(instr) {
+			return true
+		}
+	}
+	for p := ipdom[b.Index]; p < len(fn.Blocks); p = ipdom[p] {
+		for _, instr := range fn.Blocks[p].Instrs {
+			if setsFlag(instr) {
+				return true
+			}
+		}
+		if ipdom[p] == p {
+			break
+		}
+	}
+	return false
+}
+
+// ownerOf walks up from the field address fa, through the fields and
+// pointers it was reached by, to the value of the type declaring flag.
+func ownerOf(fa *ssa.FieldAddr, flag string) ssa.Value {
+	var v ssa.Value = fa.X
+	for range 8 {
+		if holderName(v.Type()) != "" && holderName(v.Type())+"."+flagName(flag) == flag {
+			return v
+		}
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return nil
+			}
+			v = x.X
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+func flagName(class string) string { return class[strings.LastIndexByte(class, '.')+1:] }
+
+// storeClass names the field a store goes to as fieldClass names it.
+func storeClass(fa *ssa.FieldAddr) string {
+	holder := deref(fa.X.Type())
+	st, ok := typeparamCore(holder).Underlying().(*types.Struct)
+	if !ok || fa.Field >= st.NumFields() {
+		return ""
+	}
+	return types.TypeString(holder, nil) + "." + st.Field(fa.Field).Name()
+}
+
+func holderName(t types.Type) string {
+	if _, ok := deref(t).Underlying().(*types.Struct); !ok {
+		return ""
+	}
+	return types.TypeString(deref(t), nil)
+}
+
+// sameObject reports whether a and b are the same object: the same
+// value, or loads of one local variable set once (a parameter a closure
+// captures).
+func sameObject(a, b ssa.Value) bool {
+	if a == b {
+		return true
+	}
+	la, ok1 := a.(*ssa.UnOp)
+	lb, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || la.Op != token.MUL || lb.Op != token.MUL || la.X != lb.X {
+		return false
+	}
+	v, ok := la.X.(*ssa.Alloc)
+	if !ok {
+		return false
+	}
+	stores := 0
+	for _, ref := range *v.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == v {
+			stores++
+		}
+	}
+	return stores <= 1
+}
+
+// madeHere reports whether v is an object its function allocates.
+func madeHere(v ssa.Value) bool {
+	_, ok := v.(*ssa.Alloc)
+	return ok
+}

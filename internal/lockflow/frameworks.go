@@ -64,14 +64,9 @@ func (e *engine) serialisedByFramework(g *Gap) bool {
 		return false
 	}
 	writers, insertOnly := e.stateWriters(g)
-	field := fieldClass(g.ReadLoc)
 	for _, w := range writers {
-		if (g.Removal || g.present) && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) || e.writesOtherKeeper(g, w) {
-			// As for a worker's state (ownedByWorker): a writer that only
-			// adds what is missing, raises a count found not zero, or
-			// only takes out what was found missing changes nothing the
-			// gap decided on; nor does one writing another object of the
-			// state's class.
+		if e.cannotUndo(g, w, insertOnly) {
+			// As for a worker's state (ownedByWorker).
 			continue
 		}
 		if e.serialContext(w) != ctx {

@@ -163,15 +163,8 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		// type aside, writes on the worker.
 		return true
 	}
-	field := fieldClass(g.ReadLoc)
 	for _, w := range writers {
-		if (g.Removal || g.present) && insertOnly[w] || e.onlyRaises(g, w) || g.absent && field != "" && e.onlyRemoves(w, field) || e.writesOtherKeeper(g, w) {
-			// It only adds entries that are missing: it cannot take
-			// away or replace the one the worker decided to remove, or
-			// found there. Or
-			// it only raises the count the worker found not zero. Or it
-			// only takes out, which cannot bring back what the worker
-			// found missing. Or it writes another object of the class.
+		if e.cannotUndo(g, w, insertOnly) {
 			continue
 		}
 		// An exported writer (the holder's own API included) may be
@@ -185,6 +178,19 @@ func (e *engine) ownedByWorker(g *Gap) bool {
 		}
 	}
 	return true
+}
+
+// cannotUndo reports whether the writer w, running beside the one
+// goroutine that takes g's decisions, cannot change what they rest on.
+// It only adds entries that are missing: it cannot take away or replace
+// the one the goroutine decided to remove, or found there. Or it only
+// raises the count found not zero. Or it only takes out, which cannot
+// bring back what was found missing, and makes removing the same entry
+// again a no-op. Or it writes another object of the state's class.
+func (e *engine) cannotUndo(g *Gap, w *ssa.Function, insertOnly map[*ssa.Function]bool) bool {
+	field := fieldClass(g.ReadLoc)
+	return (g.Removal || g.present) && insertOnly[w] || e.onlyRaises(g, w) ||
+		(g.absent || g.Removal) && field != "" && e.onlyRemoves(w, field) || e.writesOtherKeeper(g, w)
 }
 
 // heldPrivately reports whether the lock at the end of lock belongs to
@@ -351,8 +357,20 @@ func (e *engine) perObjectWorker(root *goStart, g *Gap, writers []*ssa.Function,
 	if fn != g.Fn && !e.calledOnReceiver(g.Fn, fn) {
 		return false
 	}
-	obj, ok := root.args[0].(*ssa.Alloc)
+	// The object is made where the worker starts: allocated there, or
+	// handed back by a constructor (newChild(conn) per accepted
+	// connection).
+	obj, ok := root.args[0].(ssa.Instruction)
 	if !ok || obj.Parent() != root.Parent() || inLoop(root.Block()) && obj.Block() != root.Block() {
+		return false
+	}
+	switch x := obj.(type) {
+	case *ssa.Alloc:
+	case *ssa.Call:
+		if !e.returnsFresh(&x.Call) {
+			return false
+		}
+	default:
 		return false
 	}
 	// The entries of the object's own map or slice are its own; what a
@@ -361,10 +379,10 @@ func (e *engine) perObjectWorker(root *goStart, g *Gap, writers []*ssa.Function,
 		return false
 	}
 	for _, w := range writers {
-		if (g.Removal || g.present) && insertOnly[w] {
-			continue // it cannot take away or replace what the worker removes, or found there
+		if e.cannotUndo(g, w, insertOnly) {
+			continue
 		}
-		if w != g.Fn && w != fn && !e.beforeWorker(w, obj, root) && !e.startsWorkerAfterWrites(w, root, writers) && !e.onlyRaises(g, w) {
+		if w != g.Fn && w != fn && !e.beforeWorker(w, root.args[0], root) && !e.startsWorkerAfterWrites(w, root, writers) {
 			return false
 		}
 	}
@@ -443,7 +461,7 @@ func (e *engine) beforeWorkerOf(w *ssa.Function, root *goStart) bool {
 
 // beforeWorker reports whether the method w runs only where the function
 // starting the worker calls it on the new object, before the go statement.
-func (e *engine) beforeWorker(w *ssa.Function, obj *ssa.Alloc, root *goStart) bool {
+func (e *engine) beforeWorker(w *ssa.Function, obj ssa.Value, root *goStart) bool {
 	if !e.callsKnown(w) || w.Signature.Recv() == nil {
 		return false
 	}

@@ -61,7 +61,11 @@
 // the entry and skipped creating it), while one that fails with an error
 // the caller keeps (returns or tests) tells it, and is not reported. A
 // plain helper with no lock of its own (go-cache's get) called under the
-// write lock re-checks there as if its body were written inline. A
+// write lock re-checks there as if its body were written inline. So does
+// a test that goes on only while a flag of the object read is still
+// unset, when the flag is only ever set, never cleared, and every change
+// of the state read sets it in the same section (a task's completed flag,
+// set with each change of its status). A
 // timestamp compared with time.Time's After, Before, Equal or Compare is
 // a version test like a < b: a high-water mark stored only when later
 // than the one found keeps the newer of the two. "Nothing is known, so fill it in"

@@ -83,7 +83,9 @@
 // or of entries their users lock, are mutexmapdelete's.
 //
 // Not reported: a second section that tests the guard again (re-reads the
-// state, compares a version or generation); a claim, where the first
+// state, compares a version or generation, or goes on only while a flag
+// of the object is still unset that every change of the state sets in
+// the same section and nothing clears: a task's completed flag); a claim, where the first
 // section itself moves the state it decided on (pending to running, an
 // in-flight entry inserted) so no one else can pass, also when a helper
 // does it and hands back only the entries it inserted where they were
@@ -150,9 +152,12 @@
 // Close may write it after waiting on
 // the sync.WaitGroup the worker is added to and marks done), or a worker
 // started once per object
-// (a method of an object just allocated, or a closure over the receiver
+// (a method of an object just allocated or made by a constructor of the
+// package, newChild(conn) for each accepted connection, or a closure over the receiver
 // of a method called once on each object just allocated: a server's
-// signal handler) that alone writes a field of its own object; a self-locking holder (a map type with its own mutex) that
+// signal handler) that alone writes a field of its own object (others
+// only taking entries out cannot bring back one it found missing, and
+// make its own removal a no-op); a self-locking holder (a map type with its own mutex) that
 // such a worker keeps in an unexported field, the field used only by the
 // worker's functions to call the holder's methods and filled before the
 // worker starts (a timer wheel's key index); a function that also writes

@@ -56,10 +56,10 @@ func (fs *funcState) latchRechecked(ri int, w *writeSite, k pathKey) bool {
 		if negated {
 			unset = 0
 		}
-		if d.succ != unset || !holds(r2.loc, r.loc) {
+		if d.succ != unset || !holds(r2.loc, r.loc) || !fs.e.ownFlag(r2.loc) {
 			return
 		}
-		found = fs.e.latches(fieldClass(r2.loc), state)
+		found = fs.e.latches(fieldClass(r2.loc), stateFields(r2.loc, r.loc))
 		if debugEnabled {
 			fmt.Fprintf(os.Stderr, "  latch %s for %s: %v\n", fieldClass(r2.loc), state, found)
 		}
@@ -78,13 +78,42 @@ func holds(flag, loc Path) bool {
 	return len(loc.Steps) > len(owner) && loc.Steps[:len(owner)] == owner
 }
 
+// ownFlag reports whether the flag at the end of p is an unexported
+// field of a type of the package: every store to it is the package's.
+func (e *engine) ownFlag(p Path) bool {
+	own := false
+	walkPath(p, func(holder types.Type, f *types.Var, isLast bool) {
+		if isLast {
+			own = !f.Exported() && f.Pkg() == e.pkg.Pkg
+		}
+	})
+	return own
+}
+
+// stateFields names the fields on the way from the flag's object to
+// loc, loc's own last: storing any of them changes what loc reads (the
+// task's status, or the task it hangs off).
+func stateFields(flag, loc Path) string {
+	skip := strings.Count(flag.Steps, ";") - 1
+	var names []string
+	walkPath(loc, func(holder types.Type, f *types.Var, isLast bool) {
+		names = append(names, types.TypeString(holder, nil)+"."+f.Name())
+	})
+	if skip > len(names) {
+		return ""
+	}
+	return strings.Join(names[min(skip, len(names)):], " ")
+}
+
 // latches reports, for the package, whether the boolean field flag is
 // only ever set to true (false only in an object just made), and every
-// store to the field state, outside objects just made, is followed on
-// every way out of its function by a store of true to the flag of the
-// same object.
+// store to one of the state's fields (space-separated), outside objects
+// just made, is followed on every way out of its function by a store of
+// true to the flag of the same object. A store of a whole struct holding
+// one of them through a pointer counts against (not one filling a slice
+// element: a copy handed out).
 func (e *engine) latches(flag, state string) bool {
-	if flag == "" || flag == state {
+	if flag == "" || state == "" {
 		return false
 	}
 	if e.latchMemo == nil {
@@ -94,7 +123,16 @@ func (e *engine) latches(flag, state string) bool {
 }
 
 func (e *engine) latchesNow(fields [2]string) bool {
-	flag, state := fields[0], fields[1]
+	flag := fields[0]
+	states := map[string]bool{}
+	holders := map[string]bool{}
+	for _, f := range strings.Fields(fields[1]) {
+		if f == flag {
+			return false
+		}
+		states[f] = true
+		holders[f[:strings.LastIndexByte(f, '.')]] = true
+	}
 	sets := 0
 	for _, fn := range e.funcs {
 		var ipdom []int
@@ -106,10 +144,17 @@ func (e *engine) latchesNow(fields [2]string) bool {
 				}
 				fa, ok := st.Addr.(*ssa.FieldAddr)
 				if !ok {
+					if _, element := st.Addr.(*ssa.IndexAddr); !element && holders[types.TypeString(deref(st.Addr.Type()), nil)] && !madeHere(st.Addr) {
+						if debugEnabled {
+							fmt.Fprintf(os.Stderr, "  latch: object replaced at %s\n", e.pass.Fset.Position(st.Pos()))
+						}
+						return false // the whole object replaced
+					}
 					continue
 				}
-				switch storeClass(fa) {
-				case flag:
+				class := storeClass(fa)
+				switch {
+				case class == flag:
 					if c, ok := st.Val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) {
 						sets++
 						continue
@@ -120,7 +165,7 @@ func (e *engine) latchesNow(fields [2]string) bool {
 						}
 						return false
 					}
-				case state:
+				case states[class]:
 					if madeHere(fa.X) {
 						continue
 					}

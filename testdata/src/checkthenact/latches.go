@@ -138,3 +138,57 @@ func (p *RetryPool) run(ctx context.Context, e *attemptEntry, handler func(conte
 		}
 	}
 }
+
+// LeaseBook latches like TaskRunner, but Renew swaps in a new lease without
+// setting the flag: the state read hangs off the lease, so the swap
+// changes it, and the flag no longer says it is unchanged.
+type Lease struct {
+	Holder string
+	State  JobState
+}
+
+type leaseEntry struct {
+	lease    *Lease
+	finished bool
+}
+
+type LeaseBook struct {
+	mu       sync.Mutex
+	entries  map[string]*leaseEntry
+	released int
+}
+
+func (l *LeaseBook) Renew(name, holder string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e, ok := l.entries[name]; ok && !e.finished {
+		e.lease = &Lease{Holder: holder}
+	}
+}
+
+func (l *LeaseBook) Expire(name string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e, ok := l.entries[name]; ok && !e.finished {
+		e.lease.State = JobDone
+		e.finished = true
+		l.released++
+	}
+}
+
+func (l *LeaseBook) watch(ctx context.Context, e *leaseEntry, hold func(context.Context) error) {
+	if err := hold(ctx); errors.Is(err, context.Canceled) {
+		l.mu.Lock()
+		cancelled := e.lease.State == JobCancelled
+		l.mu.Unlock()
+		if !cancelled {
+			l.mu.Lock() // want `l.mu is locked again after the section that checked: the write is decided by cancelled`
+			if !e.finished {
+				e.lease.State = JobCancelled
+				e.finished = true
+				l.released++
+			}
+			l.mu.Unlock()
+		}
+	}
+}

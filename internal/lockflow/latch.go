@@ -144,7 +144,7 @@ func (e *engine) latchesNow(fields [2]string) bool {
 				}
 				fa, ok := st.Addr.(*ssa.FieldAddr)
 				if !ok {
-					if _, element := st.Addr.(*ssa.IndexAddr); !element && holders[types.TypeString(deref(st.Addr.Type()), nil)] && !madeHere(st.Addr) {
+					if _, element := st.Addr.(*ssa.IndexAddr); !element && holders[holderName(st.Addr.Type())] && !madeHere(st.Addr) {
 						if debugEnabled {
 							fmt.Fprintf(os.Stderr, "  latch: object replaced at %s\n", e.pass.Fset.Position(st.Pos()))
 						}
@@ -225,7 +225,7 @@ func latchedAfter(fn *ssa.Function, b *ssa.BasicBlock, i int, fa *ssa.FieldAddr,
 func ownerOf(fa *ssa.FieldAddr, flag string) ssa.Value {
 	var v ssa.Value = fa.X
 	for range 8 {
-		if holderName(v.Type()) != "" && holderName(v.Type())+"."+flagName(flag) == flag {
+		if holderName(v.Type())+"."+flagName(flag) == flag {
 			return v
 		}
 		switch x := v.(type) {
@@ -247,18 +247,15 @@ func flagName(class string) string { return class[strings.LastIndexByte(class, '
 
 // storeClass names the field a store goes to as fieldClass names it.
 func storeClass(fa *ssa.FieldAddr) string {
-	holder := deref(fa.X.Type())
-	st, ok := typeparamCore(holder).Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
+	f := fieldVar(fa.X.Type(), fa.Field)
+	if f == nil {
 		return ""
 	}
-	return types.TypeString(holder, nil) + "." + st.Field(fa.Field).Name()
+	return holderName(fa.X.Type()) + "." + f.Name()
 }
 
+// holderName names the struct type t is, or points to.
 func holderName(t types.Type) string {
-	if _, ok := deref(t).Underlying().(*types.Struct); !ok {
-		return ""
-	}
 	return types.TypeString(deref(t), nil)
 }
 

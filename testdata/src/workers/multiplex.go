@@ -132,3 +132,62 @@ func (c *relayConn) Push(id uint16, body []byte) {
 	c.requests[id] = &muxRequest{id: id, body: body}
 	c.mu.Unlock()
 }
+
+// pooledConn's objects come from a pool that hands the same connection
+// out again (get is no constructor): two loops may serve one object, and
+// one loop's lookup goes stale under the other's insert.
+type pooledConn struct {
+	mu       sync.RWMutex
+	requests map[uint16]*muxRequest
+	rw       io.ReadWriter
+}
+
+type connPool struct {
+	mu    sync.Mutex
+	conns map[io.ReadWriter]*pooledConn
+}
+
+func (p *connPool) get(rw io.ReadWriter) *pooledConn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	c, ok := p.conns[rw]
+	if !ok {
+		c = &pooledConn{requests: map[uint16]*muxRequest{}, rw: rw}
+		p.conns[rw] = c
+	}
+	return c
+}
+
+func (p *connPool) Serve(l net.Listener) error {
+	for {
+		rw, err := l.Accept()
+		if err != nil {
+			return err
+		}
+		c := p.get(rw)
+		go c.serve()
+	}
+}
+
+func (c *pooledConn) serve() {
+	var hdr [2]byte
+	for {
+		if _, err := io.ReadFull(c.rw, hdr[:]); err != nil {
+			return
+		}
+		c.begin(binary.BigEndian.Uint16(hdr[:]))
+	}
+}
+
+func (c *pooledConn) begin(id uint16) {
+	c.mu.RLock()
+	_, ok := c.requests[id]
+	c.mu.RUnlock()
+	if ok {
+		return
+	}
+	req := &muxRequest{id: id}
+	c.mu.Lock() // want `c.mu is locked again for writing after RUnlock`
+	c.requests[id] = req
+	c.mu.Unlock()
+}

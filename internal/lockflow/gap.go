@@ -291,6 +291,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		// whoever comes next finds that.
 		return nil
 	}
+	if fs.ownKeyOfFanOut(r, w) {
+		// One goroutine per key, each the only writer of its own entry.
+		return nil
+	}
 	if fs.appendsToAppendOnly(r, w, h) {
 		// An element of a list only ever appended to, used to build what
 		// B appends to the list as it is now: nothing it relied on can

@@ -1,0 +1,291 @@
+package lockflow
+
+import (
+	"go/token"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// ownKeyOfFanOut reports whether the read r and the write w are a lookup
+// and an update of one entry of a map local to the function that starts
+// r's goroutine once per key of a range over a map (go, a group's Go),
+// under that goroutine's own key: for dir := range dirs { g.Go(func()
+// { ... broken[dir] ... }) }. Keys of a map are distinct, so each entry
+// has one goroutine. When no one else writes the map once the goroutines
+// run, and each of them writes it only under its own key, nothing can
+// change the entry between r's section and w's.
+func (fs *funcState) ownKeyOfFanOut(r *readSite, w *writeSite) bool {
+	look, ok := r.instr.(*ssa.Lookup)
+	up, ok2 := w.instr.(*ssa.MapUpdate)
+	fn, e := fs.fn, fs.e
+	if !ok || !ok2 || fn.Parent() == nil || e.escapes[fn] || len(e.calls[fn]) > 0 || len(e.started[fn]) != 1 {
+		return false
+	}
+	start := e.started[fn][0]
+
+	mc, ok := start.value.(*ssa.MakeClosure)
+	if !ok || mc.Fn != fn || start.Parent() != fn.Parent() {
+		return false
+	}
+	key, ranged := rangeKeyCell(mc, look.Index)
+
+	if key == nil || cellOf(up.Key, mc) != key {
+		return false
+	}
+	cell := capturedMap(look.X)
+	if cell == nil || capturedMap(up.Map) != cell || cell.Parent() != start.Parent() || capturedMap(ranged) == cell {
+		return false
+	}
+	// Only this goroutine, under its own key, writes the map once the
+	// goroutines run; what the function starting them wrote before is
+	// written before any of them reads.
+	before := func(f *ssa.Function, instr ssa.Instruction) bool {
+		return f == start.Parent() && cannotPrecede(start.instr, instr) || e.calledOnlyBefore(f, start)
+	}
+	if !mapWritesOnly(cell, func(f *ssa.Function, instr ssa.Instruction, k ssa.Value) bool {
+		return before(f, instr) || f == fn && k != nil && cellOf(k, mc) == key
+	}) {
+		return false
+	}
+	// Nor is the ranged map changed while the loop runs, which could
+	// hand out a key twice.
+	if c := capturedMap(ranged); c != nil {
+		return mapWritesOnly(c, func(f *ssa.Function, instr ssa.Instruction, _ ssa.Value) bool { return before(f, instr) })
+	}
+	for _, ref := range *ranged.Referrers() {
+		if changesMap(ref, ranged) && !before(start.Parent(), ref) {
+			return false
+		}
+	}
+	return true
+}
+
+// rangeKeyCell returns the variable a load of v reads when v is the key
+// of a range over a map, a per-iteration variable the closure mc
+// captures, and the map ranged over.
+func rangeKeyCell(mc *ssa.MakeClosure, v ssa.Value) (*ssa.Alloc, ssa.Value) {
+	cell := cellOf(v, mc)
+	if cell == nil || !inLoop(cell.Block()) {
+		return nil, nil // one variable for all the loop's turns (before Go 1.22)
+	}
+	var stored ssa.Value
+	for _, ref := range *cell.Referrers() {
+		if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+			if stored != nil {
+				return nil, nil
+			}
+			stored = st.Val
+		}
+	}
+	x, ok := stored.(*ssa.Extract)
+	if !ok || x.Index != 1 {
+		return nil, nil
+	}
+	next, ok := x.Tuple.(*ssa.Next)
+	if !ok || next.IsString {
+		return nil, nil
+	}
+	rng, ok := next.Iter.(*ssa.Range)
+	if !ok {
+		return nil, nil
+	}
+	return cell, rng.X
+}
+
+// cellOf returns the variable of mc's function that v loads, when the
+// closure mc's function reads it through a free variable mc binds to
+// the variable itself and never stores to it.
+func cellOf(v ssa.Value, mc *ssa.MakeClosure) *ssa.Alloc {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	fv, ok := ld.X.(*ssa.FreeVar)
+	fn := mc.Fn.(*ssa.Function)
+	if !ok || fv.Parent() != fn {
+		return nil
+	}
+	for _, ref := range *fv.Referrers() {
+		if _, ok := ref.(*ssa.UnOp); !ok {
+			return nil
+		}
+	}
+	for i, b := range fn.FreeVars {
+		if b == fv && i < len(mc.Bindings) {
+			cell, _ := mc.Bindings[i].(*ssa.Alloc)
+			return cell
+		}
+	}
+	return nil
+}
+
+// capturedMap returns the local variable v loads, directly or through a
+// closure's free variable, or nil.
+func capturedMap(v ssa.Value) *ssa.Alloc {
+	ld, ok := v.(*ssa.UnOp)
+	if !ok || ld.Op != token.MUL {
+		return nil
+	}
+	return capturedRoot(ld.X)
+}
+
+// mapWritesOnly reports whether every write to the map held in the local
+// variable cell, by its function or any closure of it, is one allowed
+// accepts (with the key it writes, nil for one that replaces the map or
+// empties it), and the map goes nowhere a write could escape this view.
+func mapWritesOnly(cell *ssa.Alloc, allowed func(f *ssa.Function, instr ssa.Instruction, key ssa.Value) bool) bool {
+	ok := true
+	var visit func(f *ssa.Function)
+	visit = func(f *ssa.Function) {
+		var cells []ssa.Value
+		if f == cell.Parent() {
+			cells = append(cells, cell)
+		}
+		for _, fv := range f.FreeVars {
+			if capturedRoot(fv) == cell {
+				cells = append(cells, fv)
+			}
+		}
+		for _, c := range cells {
+			for _, ref := range *c.Referrers() {
+				switch x := ref.(type) {
+				case *ssa.Store:
+					ok = ok && x.Addr == c && allowed(f, x, nil)
+				case *ssa.UnOp:
+					ok = ok && x.Op == token.MUL && mapUsesOnly(f, x, allowed)
+				case *ssa.MakeClosure:
+				default:
+					ok = false
+				}
+			}
+		}
+		for _, anon := range f.AnonFuncs {
+			visit(anon)
+		}
+	}
+	visit(cell.Parent())
+	return ok
+}
+
+// mapUsesOnly reports whether the map value m, in f, is only looked up,
+// ranged over, measured, returned, or written where allowed accepts.
+func mapUsesOnly(f *ssa.Function, m ssa.Value, allowed func(f *ssa.Function, instr ssa.Instruction, key ssa.Value) bool) bool {
+	for _, ref := range *m.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Lookup, *ssa.Range:
+		case *ssa.Return:
+			if f.Parent() != nil {
+				return false
+			}
+		case *ssa.MapUpdate:
+			if x.Map != m || !allowed(f, x, x.Key) {
+				return false
+			}
+		case *ssa.Call:
+			b, isBuiltin := x.Call.Value.(*ssa.Builtin)
+			switch {
+			case !isBuiltin:
+				return false
+			case b.Name() == "delete":
+				if !allowed(f, x, x.Call.Args[1]) {
+					return false
+				}
+			case b.Name() == "clear":
+				if !allowed(f, x, nil) {
+					return false
+				}
+			case b.Name() != "len":
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// changesMap reports whether the instruction ref writes the map m.
+func changesMap(ref ssa.Instruction, m ssa.Value) bool {
+	switch x := ref.(type) {
+	case *ssa.MapUpdate:
+		return x.Map == m
+	case *ssa.Call:
+		b, ok := x.Call.Value.(*ssa.Builtin)
+		return !ok || b.Name() == "delete" || b.Name() == "clear"
+	case *ssa.Lookup, *ssa.Range:
+		return false
+	}
+	return true
+}
+
+// calledOnlyBefore reports whether the closure f is made only in the
+// function starting g, to be called there (handed to a call, not to a go
+// or defer statement) before the go statement can run: a walk's callback.
+func (e *engine) calledOnlyBefore(f *ssa.Function, g *goStart) bool {
+	if f.Parent() != g.Parent() || len(e.started[f]) > 0 || len(f.AnonFuncs) > 0 {
+		return false
+	}
+	made := false
+	for _, b := range g.Parent().Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == f {
+				made = true
+				if !e.calledBackBefore(mc, g) {
+					return false
+				}
+			}
+		}
+	}
+	return made
+}
+
+// calledBackBefore reports whether the closure value v is only handed to
+// calls that cannot run after the go statement g and call it back before
+// they return, as far as can be seen: a function of the package that
+// only calls the parameter, or one of the standard library's outside the
+// packages known to keep a callback for later (time.AfterFunc,
+// http.HandleFunc, signal.Notify, context.AfterFunc, runtime cleanups).
+func (e *engine) calledBackBefore(v ssa.Value, g *goStart) bool {
+	for _, ref := range *v.Referrers() {
+		if conv, ok := ref.(*ssa.ChangeType); ok {
+			// a named func type
+			if !e.calledBackBefore(conv, g) {
+				return false
+			}
+			continue
+		}
+		call, ok := ref.(*ssa.Call)
+		if !ok || call.Call.Value == v || !cannotPrecede(g.instr, call) {
+			return false
+		}
+		callee := call.Call.StaticCallee()
+		if callee == nil || callee.Pkg == nil {
+			return false
+		}
+		switch path := callee.Pkg.Pkg.Path(); {
+		case callee.Pkg == e.pkg:
+			i := slices.Index(call.Call.Args, v)
+			if i < 0 || i >= len(callee.Params) || !paramOnlyCalled(callee.Params[i]) {
+				return false
+			}
+		case strings.Contains(strings.Split(path, "/")[0], "."):
+			return false
+		case path == "time" || path == "net/http" || path == "os/signal" || path == "context" || path == "runtime":
+			return false
+		}
+	}
+	return true
+}
+
+// paramOnlyCalled reports whether the function parameter p is only called.
+func paramOnlyCalled(p *ssa.Parameter) bool {
+	for _, ref := range *p.Referrers() {
+		call, ok := ref.(*ssa.Call)
+		if !ok || call.Call.Value != p || slices.Contains(call.Call.Args, ssa.Value(p)) {
+			return false
+		}
+	}
+	return true
+}

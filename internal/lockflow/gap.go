@@ -445,6 +445,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			return nil
 		}
 		g.Kind = StaleTarget
+	case (w.stored != nil && fs.taint[w.stored].has(ri) || data.has(ri)) && fs.insertsUnderFreshKey(w):
+		// A new entry, under a key no one else holds: it replaces
+		// nothing, so no update made in between is lost.
+		return nil
 	case w.stored != nil && fs.taint[w.stored].has(ri):
 		g.Kind = LostUpdate
 	case data.has(ri):
@@ -4181,6 +4185,39 @@ func reachableAvoiding(from, to ssa.Instruction, via []ssa.Instruction) bool {
 		if on {
 			work = append(work, b.Succs...)
 		}
+	}
+	return false
+}
+
+// insertsUnderFreshKey reports whether w adds a map entry under a key
+// drawn fresh (a random uuid) where it writes, inline or in a helper of
+// the package every map update of which is under such a key.
+func (fs *funcState) insertsUnderFreshKey(w *writeSite) bool {
+	switch w.kind {
+	case writeMapUpdate:
+		up, ok := w.instr.(*ssa.MapUpdate)
+		return ok && drawn(up.Key)
+	case writeCall:
+		call, ok := w.instr.(ssa.CallInstruction)
+		if !ok || w.inner != writeMapUpdate {
+			return false
+		}
+		callee := call.Common().StaticCallee()
+		if callee == nil || callee.Pkg != fs.fn.Pkg {
+			return false
+		}
+		updates := 0
+		for _, b := range callee.Blocks {
+			for _, instr := range b.Instrs {
+				if up, ok := instr.(*ssa.MapUpdate); ok {
+					if !drawn(up.Key) {
+						return false
+					}
+					updates++
+				}
+			}
+		}
+		return updates > 0
 	}
 	return false
 }

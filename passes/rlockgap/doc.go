@@ -70,7 +70,9 @@
 // a version test like a < b: a high-water mark stored only when later
 // than the one found keeps the newer of the two. "Nothing is known, so fill it in"
 // with a helper that adds only the entries still missing keeps whatever
-// arrived in between, and is not reported.
+// arrived in between, and is not reported; nor is a value built from
+// what the read lock saw and stored as a new entry under a key drawn
+// fresh (uuid.NewString()), which replaces no one's.
 //
 // A double check that tests the copy made under the read lock is
 // reported whatever it stores:

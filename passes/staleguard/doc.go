@@ -92,7 +92,13 @@
 // missing (tokens taken for the caller, released one by one later), or
 // that cuts the element it hands back out of its slice (a pooled
 // connection checked out, appended back after use); a value that only
-// feeds logging; guard and mutation in one section; an entry keyed by
+// feeds logging; what is stored, derived from the stale read, as a new
+// map entry under a key drawn fresh (uuid.NewString(): the next page of a
+// listing under its own token), which replaces no one's; an entry of a
+// map local to a function that starts one goroutine per key of a range
+// over a map (go, errgroup.Group.Go, sync.WaitGroup.Go), read and
+// written by that key's goroutine only, when no one else writes the map
+// once they run (a loader marking the directories it cannot read); guard and mutation in one section; an entry keyed by
 // the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
 // across both sections (a textproto.Pipeline turn counts as one; so does
 // a lock every caller holds (a method value handed out, or a call through

@@ -29,11 +29,11 @@ func (fs *funcState) ownKeyOfFanOut(r *readSite, w *writeSite) bool {
 	if !ok || mc.Fn != fn || start.Parent() != fn.Parent() {
 		return false
 	}
-	key, ranged := rangeKeyCell(mc, look.Index)
-
-	if key == nil || cellOf(up.Key, mc) != key {
+	key, next := rangeKeyCell(mc, look.Index)
+	if key == nil || cellOf(up.Key, mc) != key || !oncePerTurn(start.Block(), next) {
 		return false
 	}
+	ranged := next.Iter.(*ssa.Range).X
 	cell := capturedMap(look.X)
 	if cell == nil || capturedMap(up.Map) != cell || cell.Parent() != start.Parent() || capturedMap(ranged) == cell {
 		return false
@@ -62,10 +62,35 @@ func (fs *funcState) ownKeyOfFanOut(r *readSite, w *writeSite) bool {
 	return true
 }
 
+// oncePerTurn reports whether the block b runs at most once in each turn
+// of the range loop next steps, whose range runs once per call: no way
+// from b back to b avoids the loop's header, and the range is in no
+// outer loop (which would hand out each key again).
+func oncePerTurn(b *ssa.BasicBlock, next *ssa.Next) bool {
+	header := next.Block()
+	if inLoop(next.Iter.(*ssa.Range).Block()) {
+		return false
+	}
+	seen := map[*ssa.BasicBlock]bool{header: true}
+	work := slices.Clone(b.Succs)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return false
+		}
+		if !seen[x] {
+			seen[x] = true
+			work = append(work, x.Succs...)
+		}
+	}
+	return true
+}
+
 // rangeKeyCell returns the variable a load of v reads when v is the key
 // of a range over a map, a per-iteration variable the closure mc
-// captures, and the map ranged over.
-func rangeKeyCell(mc *ssa.MakeClosure, v ssa.Value) (*ssa.Alloc, ssa.Value) {
+// captures, and the loop's step.
+func rangeKeyCell(mc *ssa.MakeClosure, v ssa.Value) (*ssa.Alloc, *ssa.Next) {
 	cell := cellOf(v, mc)
 	if cell == nil || !inLoop(cell.Block()) {
 		return nil, nil // one variable for all the loop's turns (before Go 1.22)
@@ -87,11 +112,10 @@ func rangeKeyCell(mc *ssa.MakeClosure, v ssa.Value) (*ssa.Alloc, ssa.Value) {
 	if !ok || next.IsString {
 		return nil, nil
 	}
-	rng, ok := next.Iter.(*ssa.Range)
-	if !ok {
+	if _, ok := next.Iter.(*ssa.Range); !ok {
 		return nil, nil
 	}
-	return cell, rng.X
+	return cell, next
 }
 
 // cellOf returns the variable of mc's function that v loads, when the

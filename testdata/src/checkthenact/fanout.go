@@ -185,3 +185,56 @@ func scanHooked(dirs map[string][]string, hooks *failHooks) map[string]bool {
 	wg.Wait()
 	return broken
 }
+
+// scanTwice makes a second pass over the directories while the first
+// pass's goroutines may still run: two goroutines share each directory.
+func scanTwice(dirs map[string][]string) map[string]bool {
+	broken := make(map[string]bool)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range 2 {
+		for dir, files := range dirs {
+			wg.Go(func() {
+				mu.Lock()
+				skip := broken[dir]
+				mu.Unlock()
+				if skip {
+					return
+				}
+				if err := readDir(dir, files); err != nil {
+					mu.Lock() // want `mu is locked again after the section that checked`
+					broken[dir] = true
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	wg.Wait()
+	return broken
+}
+
+// scanRetrying starts a goroutine per attempt at each directory.
+func scanRetrying(dirs map[string][]string) map[string]bool {
+	broken := make(map[string]bool)
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for dir, files := range dirs {
+		for range 2 {
+			wg.Go(func() {
+				mu.Lock()
+				skip := broken[dir]
+				mu.Unlock()
+				if skip {
+					return
+				}
+				if err := readDir(dir, files); err != nil {
+					mu.Lock() // want `mu is locked again after the section that checked`
+					broken[dir] = true
+					mu.Unlock()
+				}
+			})
+		}
+	}
+	wg.Wait()
+	return broken
+}

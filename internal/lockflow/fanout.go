@@ -24,7 +24,6 @@ func (fs *funcState) ownKeyOfFanOut(r *readSite, w *writeSite) bool {
 		return false
 	}
 	start := e.started[fn][0]
-
 	mc, ok := start.value.(*ssa.MakeClosure)
 	if !ok || mc.Fn != fn || start.Parent() != fn.Parent() {
 		return false
@@ -54,7 +53,11 @@ func (fs *funcState) ownKeyOfFanOut(r *readSite, w *writeSite) bool {
 	if c := capturedMap(ranged); c != nil {
 		return mapWritesOnly(c, func(f *ssa.Function, instr ssa.Instruction, _ ssa.Value) bool { return before(f, instr) })
 	}
-	for _, ref := range *ranged.Referrers() {
+	refs := ranged.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, ref := range *refs {
 		if changesMap(ref, ranged) && !before(start.Parent(), ref) {
 			return false
 		}

@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry), new(CallsBack), new(LockAccessor)},
+	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry), new(CallsBack), new(LockAccessor), new(LazyLocks)},
 }
 
 // Result is what the engine found in one package.
@@ -108,6 +108,7 @@ func run(pass *analysis.Pass) (any, error) {
 func (e *engine) analyse(funcs []*ssa.Function) {
 	res := e.res
 	e.funcs = funcs
+	e.findLazyLocks()
 	e.noteMutations(funcs)
 	e.findClaims(funcs)
 	e.noteClaimMapSites(funcs)
@@ -122,7 +123,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
 		return e.outerLockCovers(g) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||
-			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.slotHeld(g) || e.mutexMapGap(g) || e.oneAtATime(g) ||
+			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.slotHeld(g) || e.mutexMapGap(g) || e.oneAtATime(g) || e.lazyLock(g.Lock) ||
 			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
 			e.onlyMainGoroutine(g) || e.serialisedByFramework(g) || e.neverRuns(g.Fn) || setUpMethod(g)
 	})
@@ -173,6 +174,9 @@ type engine struct {
 	keptEntries map[*types.Var]bool
 	// latchMemo: whether a flag latches a state ("flag state"; latch.go).
 	latchMemo map[[2]string]bool
+	// lazyLocks: mutex pointer fields of the package filled on first use
+	// with no lock held (findLazyLocks).
+	lazyLocks map[*types.Var]bool
 	// globalSet: package variables assigned outside init.
 	globalSet map[*ssa.Global]bool
 	// counted: fields some function of the package increments (x.n++).

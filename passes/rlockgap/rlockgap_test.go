@@ -15,6 +15,13 @@ func TestRlockgap(t *testing.T) {
 		"servicedir", "lazyinit", "lostupdate", "lockkinds", "helpers", "reentry", "workers", "startup", "startup/prewarm", "perrequest", "claimchain", "iterlock/sessions", "iterlock/callbacks", "frameworks/dnsplugin", "frameworks/dskitservice")
 }
 
+// TestLazyLocks checks that a lock made on first use with no lock held
+// silences the gaps on it in its package and, through a fact, in the
+// packages using its type.
+func TestLazyLocks(t *testing.T) {
+	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer, "crosspkg/profile", "crosspkg/signup")
+}
+
 func TestFixes(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), rlockgap.Analyzer, "lazyinitfix")
 }

@@ -1166,7 +1166,8 @@ func testingMethod(c *ssa.CallCommon, names ...string) bool {
 // it (a helper of the lock's holder that only it calls), write the state
 // only by calling it (a handshake calling the one function that
 // negotiates), only raise a count the gap found not zero, or not write
-// at all.
+// at all, or be a method of the same type that races g's function on a
+// field of their receiver with no lock held (see raceUnlocked).
 func (e *engine) oneAtATime(g *Gap) bool {
 	if !g.ownerUnlocked {
 		return false
@@ -1179,6 +1180,12 @@ func (e *engine) oneAtATime(g *Gap) bool {
 		if w == g.Fn || ofOtherOwner(w, g) || e.throughGapFunction(g, w) || e.onlyRaises(g, w) {
 			continue
 		}
+		if sameReceiverType(w, g.Fn) && e.raceUnlocked(w, g.Fn) {
+			// It too touches, with no lock held, a field of the owner
+			// g's function writes (or reads while it writes): on one
+			// object the two never run at once either.
+			continue
+		}
 		if e.escapes[w] || len(e.started[w]) > 0 || e.callableOutside(w) {
 			return false
 		}
@@ -1189,6 +1196,12 @@ func (e *engine) oneAtATime(g *Gap) bool {
 		}
 	}
 	return true
+}
+
+// sameReceiverType reports whether f and g are methods of one type.
+func sameReceiverType(f, g *ssa.Function) bool {
+	rf, rg := f.Signature.Recv(), g.Signature.Recv()
+	return rf != nil && rg != nil && types.Identical(deref(rf.Type()), deref(rg.Type()))
 }
 
 // throughGapFunction reports whether w writes the field g's stale read

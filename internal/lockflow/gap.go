@@ -2341,7 +2341,9 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 	leftLoop, bodyTested := false, false
 	fs.eachDep(w.instr.Block(), func(d branch) {
 		c := ifCond(d.block)
-		if c == nil {
+		if c == nil || !fs.reachableInIteration(d.block, w.instr.Block()) {
+			// Only a later turn of the loop gets to w: a test there
+			// decided whether the loop went on, not what w does.
 			return
 		}
 		iterates := iterationTest(d.block)

@@ -72,7 +72,10 @@
 // with a helper that adds only the entries still missing keeps whatever
 // arrived in between, and is not reported; nor is a value built from
 // what the read lock saw and stored as a new entry under a key drawn
-// fresh (uuid.NewString()), which replaces no one's.
+// fresh (uuid.NewString()), which replaces no one's. A test from which
+// only a later turn of a loop reaches the write (a read loop's lookup
+// deciding whether the loop goes on, before the next message's store)
+// does not decide that write.
 //
 // A double check that tests the copy made under the read lock is
 // reported whatever it stores:
@@ -125,11 +128,14 @@
 // (crossing out entries from several goroutines). State written only by
 // one worker goroutine (a dskit service's timer iterations count as
 // one), or by a function run one call at a time (it
-// writes its owner's fields with no lock held), or by callbacks a
+// writes its owner's fields with no lock held, as do the type's other
+// methods that write the state), or by callbacks a
 // framework runs one at a time (a reconciler's Reconcile, a telegraf
 // input's Gather or output's Write, a caddy setup function's
 // get-or-create on its Controller), is not reported either
-// (see staleguard), nor a gap
+// (see staleguard), nor a gap on a mutex made on first use with no lock
+// held (if i.l == nil { i.l = new(sync.RWMutex) }: a lock only an object
+// one goroutine uses can rely on), nor a gap
 // inside a test that runs on one goroutine (no go statement, no group's
 // Go, no parallel subtest, no helper of the package starting one; a
 // case driver handed the test's *testing.T, such as datadriven's RunTest,

@@ -171,7 +171,13 @@
 // be a data race the race detector reports, so its callers run it one at
 // a time: a producer's event loop driving its batcher) and alone writes
 // the state it read, other writers being helpers only it calls on that
-// owner; an entry such a worker alone
+// owner or methods of the same type that also touch, with no lock held,
+// a field it writes (a collection whose every change re-sorts a plain
+// slice); a lock made on first use with no lock held (if p.l == nil {
+// p.l = new(sync.RWMutex) }), which two goroutines meeting the object
+// first would each make for themselves, so only an object one goroutine
+// uses can rely on it (in the type's package and, through a fact, in the
+// packages using it); an entry such a worker alone
 // removes, when others only add entries that are missing (an event loop
 // draining a retry queue that watchers feed; a janitor started with each
 // conn, forgetting the peers its senders add, each looked up again under

@@ -249,8 +249,12 @@ func testsPresence(cond ssa.Value, f *types.Var, key pathKey) bool {
 }
 
 // reaches reports whether to can be reached from from.
-func reaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
+func reaches(from, to *ssa.BasicBlock) bool { return reachesAvoiding(from, to, nil) }
+
+// reachesAvoiding is reaches on the ways that do not pass through the
+// block avoid.
+func reachesAvoiding(from, to, avoid *ssa.BasicBlock) bool {
+	seen := map[*ssa.BasicBlock]bool{avoid: true}
 	stack := []*ssa.BasicBlock{from}
 	for len(stack) > 0 {
 		b := stack[len(stack)-1]

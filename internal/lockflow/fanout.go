@@ -74,17 +74,9 @@ func oncePerTurn(b *ssa.BasicBlock, next *ssa.Next) bool {
 	if inLoop(next.Iter.(*ssa.Range).Block()) {
 		return false
 	}
-	seen := map[*ssa.BasicBlock]bool{header: true}
-	work := slices.Clone(b.Succs)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
+	for _, s := range b.Succs {
+		if s != header && reachesAvoiding(s, b, header) {
 			return false
-		}
-		if !seen[x] {
-			seen[x] = true
-			work = append(work, x.Succs...)
 		}
 	}
 	return true

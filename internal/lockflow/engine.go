@@ -108,7 +108,6 @@ func run(pass *analysis.Pass) (any, error) {
 func (e *engine) analyse(funcs []*ssa.Function) {
 	res := e.res
 	e.funcs = funcs
-	e.findLazyLocks()
 	e.noteMutations(funcs)
 	e.findClaims(funcs)
 	e.noteClaimMapSites(funcs)
@@ -120,6 +119,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		}
 		e.exportFact(fn, s)
 	}
+	e.findLazyLocks()
 	res.Gaps = slices.DeleteFunc(res.Gaps, func(g *Gap) bool {
 		e.explain(g)
 		return e.outerLockCovers(g) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||

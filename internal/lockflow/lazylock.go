@@ -50,13 +50,14 @@ func (e *engine) lazyLock(p Path) bool {
 }
 
 // findLazyLocks records the mutex pointer fields the package's functions
-// fill lazily and exports them, by the struct type holding them.
+// fill lazily, in functions that neither take a lock nor run only with
+// one held, and exports them, by the struct type holding them.
 func (e *engine) findLazyLocks() {
 	e.lazyLocks = make(map[*types.Var]bool)
 	byType := make(map[*types.TypeName][]string)
 	for _, fn := range e.funcs {
-		if takesLocks(fn) {
-			continue
+		if e.hasLockCalls(fn) || e.onlyCalledLocked(fn) {
+			continue // made under a lock: every goroutine gets the same one
 		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -68,7 +69,7 @@ func (e *engine) findLazyLocks() {
 				if !ok || isFresh(fa.X) {
 					continue
 				}
-				f := fieldVarOf(fa)
+				f := fieldVar(fa.X.Type(), fa.Field)
 				if f == nil || f.Pkg() != e.pkg.Pkg || e.lazyLocks[f] || !isSyncLockPointer(f.Type()) || !onNilSideOf(b, fa.X, f) {
 					continue
 				}
@@ -100,29 +101,6 @@ func isSyncLockPointer(t types.Type) bool {
 	return named.Obj().Name() == "Mutex" || named.Obj().Name() == "RWMutex"
 }
 
-// takesLocks reports whether fn calls a Lock or RLock of package sync.
-func takesLocks(fn *ssa.Function) bool {
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if call, ok := instr.(ssa.CallInstruction); ok {
-				if _, ok := syncLockOp(call.Common()); ok {
-					return true
-				}
-			}
-		}
-	}
-	return false
-}
-
-// fieldVarOf returns the field a FieldAddr selects.
-func fieldVarOf(fa *ssa.FieldAddr) *types.Var {
-	st, ok := typeparamCore(deref(fa.X.Type())).Underlying().(*types.Struct)
-	if !ok || fa.Field >= st.NumFields() {
-		return nil
-	}
-	return st.Field(fa.Field)
-}
-
 // onNilSideOf reports whether b runs only where an If found the field f
 // of obj nil.
 func onNilSideOf(b *ssa.BasicBlock, obj ssa.Value, f *types.Var) bool {
@@ -137,7 +115,7 @@ func onNilSideOf(b *ssa.BasicBlock, obj ssa.Value, f *types.Var) bool {
 			continue
 		}
 		fa, ok := ld.X.(*ssa.FieldAddr)
-		if !ok || fa.X != obj || fieldVarOf(fa) != f {
+		if !ok || fa.X != obj || fieldVar(fa.X.Type(), fa.Field) != f {
 			continue
 		}
 		if side := d.Succs[missing]; side == b || side.Dominates(b) && len(side.Preds) == 1 {

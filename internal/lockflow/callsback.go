@@ -261,6 +261,10 @@ func stdCallsBack(obj *types.Func) bool {
 		return strings.HasSuffix(name, "Func")
 	case "runtime/pprof":
 		return name == "Do"
+	case "io/fs":
+		return name == "WalkDir"
+	case "path/filepath":
+		return name == "Walk" || name == "WalkDir"
 	}
 	return false
 }

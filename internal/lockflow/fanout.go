@@ -2,8 +2,8 @@ package lockflow
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -260,49 +260,40 @@ func (e *engine) calledOnlyBefore(f *ssa.Function, g *goStart) bool {
 	return made
 }
 
-// calledBackBefore reports whether the closure value v is only handed to
-// calls that cannot run after the go statement g and call it back before
-// they return, as far as can be seen: a function of the package that
-// only calls the parameter, or one of the standard library's outside the
-// packages known to keep a callback for later (time.AfterFunc,
-// http.HandleFunc, signal.Notify, context.AfterFunc, runtime cleanups).
+// calledBackBefore reports whether the closure value v is only called
+// there, or handed to calls that call it back before they return (see
+// callsBackParam: the package's own, other packages' by their facts, the
+// standard library's by name), all where the go statement g cannot have
+// run yet.
 func (e *engine) calledBackBefore(v ssa.Value, g *goStart) bool {
 	for _, ref := range *v.Referrers() {
 		if conv, ok := ref.(*ssa.ChangeType); ok {
-			// a named func type
+			// a named func type (fs.WalkDirFunc)
 			if !e.calledBackBefore(conv, g) {
 				return false
 			}
 			continue
 		}
 		call, ok := ref.(*ssa.Call)
-		if !ok || call.Call.Value == v || !cannotPrecede(g.instr, call) {
+		if !ok || !cannotPrecede(g.instr, call) {
 			return false
+		}
+		if call.Call.Value == v {
+			continue
 		}
 		callee := call.Call.StaticCallee()
-		if callee == nil || callee.Pkg == nil {
+		if callee == nil {
 			return false
 		}
-		switch path := callee.Pkg.Pkg.Path(); {
-		case callee.Pkg == e.pkg:
-			i := slices.Index(call.Call.Args, v)
-			if i < 0 || i >= len(callee.Params) || !paramOnlyCalled(callee.Params[i]) {
-				return false
-			}
-		case strings.Contains(strings.Split(path, "/")[0], "."):
-			return false
-		case path == "time" || path == "net/http" || path == "os/signal" || path == "context" || path == "runtime":
-			return false
+		fn, _ := callee.Object().(*types.Func)
+		if o := callee.Origin(); o != nil {
+			fn, _ = o.Object().(*types.Func)
 		}
-	}
-	return true
-}
-
-// paramOnlyCalled reports whether the function parameter p is only called.
-func paramOnlyCalled(p *ssa.Parameter) bool {
-	for _, ref := range *p.Referrers() {
-		call, ok := ref.(*ssa.Call)
-		if !ok || call.Call.Value != p || slices.Contains(call.Call.Args, ssa.Value(p)) {
+		i := slices.Index(call.Call.Args, v)
+		if callee.Signature.Recv() != nil {
+			i-- // the receiver comes first
+		}
+		if fn == nil || i < 0 || !e.callsBackParam(fn, i) {
 			return false
 		}
 	}

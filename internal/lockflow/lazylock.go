@@ -37,7 +37,7 @@ func (e *engine) lazyLock(p Path) bool {
 			last, holder = f, h
 		}
 	})
-	if last == nil || !isSyncLockPointer(last.Type()) {
+	if last == nil || !lockField(last) {
 		return false
 	}
 	if last.Pkg() == e.pkg.Pkg {
@@ -56,9 +56,6 @@ func (e *engine) findLazyLocks() {
 	e.lazyLocks = make(map[*types.Var]bool)
 	byType := make(map[*types.TypeName][]string)
 	for _, fn := range e.funcs {
-		if e.hasLockCalls(fn) || e.onlyCalledLocked(fn) {
-			continue // made under a lock: every goroutine gets the same one
-		}
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				st, ok := instr.(*ssa.Store)
@@ -70,8 +67,11 @@ func (e *engine) findLazyLocks() {
 					continue
 				}
 				f := fieldVar(fa.X.Type(), fa.Field)
-				if f == nil || f.Pkg() != e.pkg.Pkg || e.lazyLocks[f] || !isSyncLockPointer(f.Type()) || !onNilSideOf(b, fa.X, f) {
+				if f == nil || f.Pkg() != e.pkg.Pkg || e.lazyLocks[f] || !lockField(f) || !onNilSideOf(b, fa.X, f) {
 					continue
+				}
+				if e.hasLockCalls(fn) || e.onlyCalledLocked(fn) {
+					continue // made under a lock: every goroutine gets the same one
 				}
 				e.lazyLocks[f] = true
 				if named, ok := deref(fa.X.Type()).(*types.Named); ok && named.Obj().Pkg() == e.pkg.Pkg {
@@ -86,19 +86,6 @@ func (e *engine) findLazyLocks() {
 	for obj, fields := range byType {
 		e.pass.ExportObjectFact(obj, &LazyLocks{Fields: fields})
 	}
-}
-
-// isSyncLockPointer reports whether t is *sync.Mutex or *sync.RWMutex.
-func isSyncLockPointer(t types.Type) bool {
-	ptr, ok := t.(*types.Pointer)
-	if !ok {
-		return false
-	}
-	named, ok := ptr.Elem().(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "sync" {
-		return false
-	}
-	return named.Obj().Name() == "Mutex" || named.Obj().Name() == "RWMutex"
 }
 
 // onNilSideOf reports whether b runs only where an If found the field f
@@ -123,4 +110,11 @@ func onNilSideOf(b *ssa.BasicBlock, obj ssa.Value, f *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// lockField reports whether the field f holds a *sync.Mutex or a
+// *sync.RWMutex.
+func lockField(f *types.Var) bool {
+	_, ok := lockPointee(f.Type())
+	return ok
 }

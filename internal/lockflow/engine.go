@@ -29,7 +29,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        "compute critical sections and the values that cross between them",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry), new(CallsBack), new(LockAccessor), new(LazyLocks)},
+	FactTypes:  []analysis.Fact{new(LockSummary), new(InitEntry), new(FreshEntry), new(FreshResult), new(LockedEntry), new(CallsBack), new(LockAccessor), new(LazyLocks), new(SerialCallback)},
 }
 
 // Result is what the engine found in one package.
@@ -82,7 +82,8 @@ func run(pass *analysis.Pass) (any, error) {
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
 	callsEntries := ModuleContext && (e.usesInitEntries() || e.usesFreshEntries() || e.usesLockedEntries())
-	if !usesSync && !callsLockers && !callsEntries {
+	startsCallbacks := mayRunCallbacksSerially(pass)
+	if !usesSync && !callsLockers && !callsEntries && !startsCallbacks {
 		return res, nil
 	}
 	pkg := BuildSSA(pass)
@@ -92,6 +93,10 @@ func run(pass *analysis.Pass) (any, error) {
 	findLockAccessors(pass, funcs)
 	if locks || callsLockers {
 		e.analyse(funcs)
+	} else if startsCallbacks {
+		e.funcs = funcs
+		e.noteMutations(funcs)
+		e.findSerialCallbacks()
 	}
 	if callsEntries {
 		if e.calls == nil {
@@ -112,6 +117,7 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 	e.findClaims(funcs)
 	e.noteClaimMapSites(funcs)
 	e.findSemaphores(funcs)
+	e.findSerialCallbacks()
 	for _, fn := range funcs {
 		var s *summary
 		if e.worthAnalysing(fn) {
@@ -177,6 +183,11 @@ type engine struct {
 	// lazyLocks: mutex pointer fields of the package filled on first use
 	// with no lock held (findLazyLocks).
 	lazyLocks map[*types.Var]bool
+	// serialCallbacks: the package's functions running callback
+	// parameters on one goroutine of their own (findSerialCallbacks);
+	// valueUses: where each function is used as a value.
+	serialCallbacks map[*types.Func][]int
+	valueUses       map[*ssa.Function][]ssa.Instruction
 	// globalSet: package variables assigned outside init.
 	globalSet map[*ssa.Global]bool
 	// counted: fields some function of the package increments (x.n++).

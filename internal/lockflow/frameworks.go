@@ -3,6 +3,7 @@ package lockflow
 import (
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -63,6 +64,10 @@ func (e *engine) serialisedByFramework(g *Gap) bool {
 	if lockClass(g.Lock) == "" {
 		return false
 	}
+	if _, global := g.Lock.Root.(*ssa.Global); global && strings.HasPrefix(ctx, serialCallbackPrefix) {
+		// One goroutine per object: state all objects share has many.
+		return false
+	}
 	writers, insertOnly := e.stateWriters(g)
 	for _, w := range writers {
 		if e.cannotUndo(g, w, insertOnly) {
@@ -105,6 +110,9 @@ func (e *engine) findSerialContext(fn *ssa.Function) string {
 				return ""
 			}
 		}
+		return ctx
+	}
+	if ctx := e.serialCallbackContext(fn); ctx != "" {
 		return ctx
 	}
 	if fn.Parent() != nil && deferredInPlace(fn) {

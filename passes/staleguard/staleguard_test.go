@@ -28,6 +28,14 @@ func TestAcrossPackages(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "crosspkg/admit", "crosspkg/shelf")
 }
 
+// TestSerialCallbacks checks that a function handed to a helper of
+// another package that calls it from one goroutine of its own (a
+// SerialCallback fact) has one writer per object, and that a helper
+// calling it from more, or a second caller, does not.
+func TestSerialCallbacks(t *testing.T) {
+	analysistest.Run(t, lockflowtest.TestData(), staleguard.Analyzer, "crosspkg/ticker", "crosspkg/exporter")
+}
+
 // TestInitEntries checks, as the driver's runs see them, the entries a
 // registry marks and the calls of them its importers record (the driver
 // settles the finding from these; cmd/lockgap's TestInitEntries).

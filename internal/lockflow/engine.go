@@ -1349,7 +1349,7 @@ func (fs *funcState) unlockedGuards(w *writeSite, wb map[*ssa.BasicBlock][]int) 
 			if subj, missing, ok := existenceTest(cond); ok && fs.taint[subj].has(ri) {
 				g.existence = true
 				g.writeOnMissing = d.succ == missing
-				g.missingCreates = fs.sideWrites(branch{d.block, missing}, w.loc, wb)
+				g.missingCreates = fs.sideWrites(branch{d.block, missing}, w.loc, wb, false)
 				g.missingFails = !g.writeOnMissing && fs.failsAloud(d.block.Succs[missing], w)
 			}
 			out = append(out, g)

@@ -1398,7 +1398,7 @@ func (fs *funcState) inlineGuards(w *writeSite, k pathKey, rereadsA func(Path) b
 			if subj, missing, ok := existenceTest(cond); ok && fs.taint[subj].has(ri) {
 				g.existence = true
 				g.writeOnMissing = d.succ == missing
-				g.missingCreates = fs.sideWrites(branch{d.block, missing}, staleLoc, writesByBlock)
+				g.missingCreates = fs.sideWrites(branch{d.block, missing}, staleLoc, writesByBlock, false)
 				g.missingFails = !g.writeOnMissing && fs.failsAloud(d.block.Succs[missing], w)
 			}
 			out = append(out, g)
@@ -1575,7 +1575,7 @@ func (fs *funcState) staleDecisions(writesByBlock map[*ssa.BasicBlock][]int) []s
 	var out []staleDecision
 	fs.eachExistenceTest(true, func(b *ssa.BasicBlock, cond, subj ssa.Value, missing int, ri int) {
 		out = append(out, staleDecision{read: ri, block: b, missing: missing,
-			creates:   fs.sideWrites(branch{b, missing}, fs.reads[ri].loc, writesByBlock),
+			creates:   fs.sideWrites(branch{b, missing}, fs.reads[ri].loc, writesByBlock, true),
 			emptiness: lenOf(subj) != nil || testsLen(cond)})
 	})
 	return out
@@ -1639,8 +1639,13 @@ func (fs *funcState) dependsOn(b *ssa.BasicBlock, want branch) bool {
 // sideWrites reports whether the code that branch br decides (the blocks
 // control dependent on it, transitively: up to where both sides join)
 // writes a location overlapping loc. Code after the join runs either way
-// and does not count.
-func (fs *funcState) sideWrites(br branch, loc Path, writesByBlock map[*ssa.BasicBlock][]int) bool {
+// and does not count. With thisTurn, neither does code that br decides
+// only through a loop it goes round (continue): the next turn looks again.
+func (fs *funcState) sideWrites(br branch, loc Path, writesByBlock map[*ssa.BasicBlock][]int, thisTurn bool) bool {
+	start := br.block.Succs[br.succ]
+	if thisTurn && start.Dominates(br.block) {
+		return false // straight back to the loop's head
+	}
 	seen := map[*ssa.BasicBlock]bool{}
 	work := slices.Clone(fs.cd.dependents[br])
 	for len(work) > 0 {
@@ -1650,6 +1655,9 @@ func (fs *funcState) sideWrites(br branch, loc Path, writesByBlock map[*ssa.Basi
 			continue
 		}
 		seen[b] = true
+		if thisTurn && b != start && !fs.reachableInIteration(start, b) {
+			continue
+		}
 		for _, wi := range writesByBlock[b] {
 			if w := &fs.writes[wi]; w.loc.overlaps(loc) && !fs.onlyWhereThere(w, loc) {
 				return true

@@ -75,7 +75,9 @@
 // fresh (uuid.NewString()), which replaces no one's. A test from which
 // only a later turn of a loop reaches the write (a read loop's lookup
 // deciding whether the loop goes on, before the next message's store)
-// does not decide that write.
+// does not decide that write; nor does a lookup whose missing side only
+// goes on to the next turn (continue) create anything a re-check that
+// gives up would drop: the next turn looks again.
 //
 // A double check that tests the copy made under the read lock is
 // reported whatever it stores:
@@ -132,7 +134,8 @@
 // methods that write the state), or by callbacks a
 // framework runs one at a time (a reconciler's Reconcile, a telegraf
 // input's Gather or output's Write, a caddy setup function's
-// get-or-create on its Controller), is not reported either
+// get-or-create on its Controller, a flush function a periodic flusher
+// keeps for the one goroutine it starts), is not reported either
 // (see staleguard), nor a gap on a mutex made on first use with no lock
 // held (if i.l == nil { i.l = new(sync.RWMutex) }: a lock only an object
 // one goroutine uses can rely on), nor a gap

@@ -147,7 +147,12 @@
 // only it calls, a telegraf input's Gather (and its Start, which the
 // agent runs first) or output's Write, one run at a time per plugin, or a
 // caddy v1 setup function, func(*caddy.Controller) error, and the
-// instance storage its Controller reaches (CoreDNS plugins); state that only one worker goroutine of the package writes (started once by one go statement, or by sync.WaitGroup.Go or errgroup.Group.Go, running a loop, or the running function or each timer iteration a dskit service runs on its own goroutine; writers that only add missing entries do not count against an entry found there), which
+// instance storage its Controller reaches (CoreDNS plugins), or a method
+// whose one use is to be handed, at one place not in a loop, to a
+// function of any package that keeps it for the one goroutine it starts
+// per call and lets nothing else call it (a periodic flusher's flush:
+// one run at a time per object; not for package variables, which every
+// object's flusher shares); state that only one worker goroutine of the package writes (started once by one go statement, or by sync.WaitGroup.Go or errgroup.Group.Go, running a loop, or the running function or each timer iteration a dskit service runs on its own goroutine; writers that only add missing entries do not count against an entry found there), which
 // the lock merely publishes to readers (the function starting it may
 // write the state first, before the go statement, itself or through
 // methods it calls on the new object: a checkpointer recovering its last

@@ -29,12 +29,18 @@ import (
 //     func(*caddy.Controller) error, one after another while it builds an
 //     instance; the instance storage a Controller reaches exists only for
 //     them.
+//   - Any package's helper that keeps a function for the one goroutine it
+//     starts (a SerialCallback fact, serialcallback.go): the function the
+//     package hands it, at one place, is the callback, run one call at a
+//     time per object; state in package variables, shared by every
+//     object's goroutine, is not covered.
 //
 // A gap is dropped when its function runs only under such callbacks (it
 // is one, or the package calls it only from functions that are) and so
 // does every function of the package writing what its stale read read; a
 // gap on a caddy Controller's own storage needs no more. A function a go
-// statement starts, or that is used as a value, is outside the context.
+// statement starts, or that is used as a value (but as such a callback),
+// is outside the context.
 
 const (
 	reconcilePkg = "sigs.k8s.io/controller-runtime/pkg/reconcile"

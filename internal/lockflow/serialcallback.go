@@ -220,12 +220,16 @@ func (e *engine) serialCallbackParam(obj *types.Func, i int) bool {
 
 // serialCallbackContext names the context of fn when its only use is as
 // the callback handed, at one place not in a loop, to a function that
-// runs it serially: "" otherwise. The package must not call fn itself
-// (a Close flushing once more on the caller's goroutine would run beside
-// the helper's).
+// runs it serially: "" otherwise. Nothing else may call fn: not the
+// package (a Close flushing once more on the caller's goroutine would run
+// beside the helper's), by name or through an interface, nor, when fn is
+// exported, other packages.
 func (e *engine) serialCallbackContext(fn *ssa.Function) string {
-	if len(e.calls[fn]) > 0 || len(e.started[fn]) > 0 {
+	if len(e.calls[fn]) > 0 || len(e.started[fn]) > 0 || len(e.dispatchingTo(fn)) > 0 {
 		return ""
+	}
+	if obj := fn.Object(); obj != nil && obj.Exported() && !e.hiddenMethod(fn) {
+		return "" // other packages may call it too
 	}
 	uses := e.functionValueUses()[fn]
 	if len(uses) != 1 {

@@ -205,3 +205,29 @@ func relayedSeries(name string) *series {
 	relayed.Store(name, s) // want `relayed.Store stores what relayed.Load found missing`
 	return s
 }
+
+// Streamer's flush is exported: its users may call it beside the
+// flusher's goroutine.
+type Streamer struct {
+	buffer
+	series sync.Map
+}
+
+func (x *Streamer) Start() {
+	ticker.Every(time.Second, x.Flush)
+}
+
+func (x *Streamer) Flush() {
+	for _, s := range x.take() {
+		x.seriesFor(s.name).total += s.value
+	}
+}
+
+func (x *Streamer) seriesFor(name string) *series {
+	if s, ok := x.series.Load(name); ok {
+		return s.(*series)
+	}
+	s := &series{name: name}
+	x.series.Store(name, s) // want `x.series.Store stores what x.series.Load found missing`
+	return s
+}

@@ -159,13 +159,24 @@ func (e *engine) runsSerially(fn *ssa.Function, p *ssa.Parameter) bool {
 				if !ok || fieldVar(fa.X.Type(), fa.Field) != field {
 					continue
 				}
-				if f == fn && fa.X == ssa.Value(obj) {
-					continue // the store of p
+				if f == fn && fa.X == ssa.Value(obj) && storesOnly(fa, p) {
+					continue // keeping p
 				}
 				if w := e.worker(f); w == nil || w.instr != root || !onlyCalledThrough(fa) {
 					return false
 				}
 			}
+		}
+	}
+	return true
+}
+
+// storesOnly reports whether the field address fa is used only to store
+// v there.
+func storesOnly(fa *ssa.FieldAddr, v ssa.Value) bool {
+	for _, ref := range *fa.Referrers() {
+		if st, ok := ref.(*ssa.Store); !ok || st.Addr != ssa.Value(fa) || st.Val != v {
+			return false
 		}
 	}
 	return true

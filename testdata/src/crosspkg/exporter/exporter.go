@@ -231,3 +231,28 @@ func (x *Streamer) seriesFor(name string) *series {
 	x.series.Store(name, s) // want `x.series.Store stores what x.series.Load found missing`
 	return s
 }
+
+// Eager flushes once at once on its own goroutine, beside the flusher's.
+type Eager struct {
+	buffer
+	series sync.Map
+}
+
+func (x *Eager) Start() {
+	ticker.NewBurst(time.Second, x.flush)
+}
+
+func (x *Eager) flush() {
+	for _, s := range x.take() {
+		x.seriesFor(s.name).total += s.value
+	}
+}
+
+func (x *Eager) seriesFor(name string) *series {
+	if s, ok := x.series.Load(name); ok {
+		return s.(*series)
+	}
+	s := &series{name: name}
+	x.series.Store(name, s) // want `x.series.Store stores what x.series.Load found missing`
+	return s
+}

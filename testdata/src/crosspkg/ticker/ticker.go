@@ -90,3 +90,24 @@ func (w *worker) loop() {
 		w.fn()
 	}
 }
+
+// Burst calls fn every period from its own goroutine, and once at
+// start, on the caller's goroutine, while its own may already run fn.
+type Burst struct {
+	period time.Duration
+	fn     func()
+}
+
+// NewBurst starts a Burst.
+func NewBurst(period time.Duration, fn func()) *Burst {
+	b := &Burst{period: period, fn: fn}
+	go b.loop()
+	b.fn()
+	return b
+}
+
+func (b *Burst) loop() {
+	for range time.Tick(b.period) {
+		b.fn()
+	}
+}

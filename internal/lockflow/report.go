@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -253,9 +254,33 @@ func Findings(pass *analysis.Pass, res *Result, w Wording, keep func(*Gap) bool)
 	var out []analysis.Diagnostic
 	for _, g := range res.Gaps {
 		if keep(g) && !silencedByCallers(pass, src, g) {
-			out = append(out, Diagnose(pass, src, g, w))
+			out = mergeAtSite(out, Diagnose(pass, src, g, w))
 		}
 	}
+	return out
+}
+
+// mergeAtSite adds d to out, or, when a diagnostic under the same
+// condition already stands where d would (one write decided by two stale
+// reads), adds d's stale read to it: one report per site. A fix
+// re-checking one of the reads would leave the other stale, so the
+// merged report offers none.
+func mergeAtSite(out []analysis.Diagnostic, d analysis.Diagnostic) []analysis.Diagnostic {
+	i := slices.IndexFunc(out, func(o analysis.Diagnostic) bool { return o.Pos == d.Pos && o.Category == d.Category })
+	if i < 0 {
+		return append(out, d)
+	}
+	o := &out[i]
+	if len(d.Related) > 0 && !slices.ContainsFunc(o.Related, func(r analysis.RelatedInformation) bool { return r.Pos == d.Related[0].Pos }) {
+		r := d.Related[0]
+		if strings.HasSuffix(r.Message, " read here") {
+			r.Message = "also decided by " + r.Message
+		} else {
+			r.Message = "also " + r.Message // "found missing here"
+		}
+		o.Related = append(o.Related, r)
+	}
+	o.SuggestedFixes = nil
 	return out
 }
 

@@ -77,6 +77,6 @@ func (c *Catalog) Update(p *product) error {
 		}
 	}
 	c.Remove(old.id) // want `c.Remove is decided by c.LoadByName, read by an earlier call`
-	c.Store(p) // want `c.Store stores what c.LoadByName found missing`
+	c.Store(p)       // want `c.Store stores what c.LoadByName found missing`
 	return nil
 }

@@ -82,7 +82,8 @@ func run(pass *analysis.Pass) (any, error) {
 	usesSync, locks := syncUse(pass.TypesInfo)
 	callsLockers := !locks && e.factsInUse()
 	callsEntries := ModuleContext && (e.usesInitEntries() || e.usesFreshEntries() || e.usesLockedEntries())
-	startsCallbacks := mayRunCallbacksSerially(pass)
+	// Asked only where it decides whether to build SSA or to look.
+	startsCallbacks := !locks && !callsLockers && mayRunCallbacksSerially(pass)
 	if !usesSync && !callsLockers && !callsEntries && !startsCallbacks {
 		return res, nil
 	}

@@ -1180,7 +1180,7 @@ func (e *engine) oneAtATime(g *Gap) bool {
 		if w == g.Fn || ofOtherOwner(w, g) || e.throughGapFunction(g, w) || e.onlyRaises(g, w) {
 			continue
 		}
-		if sameReceiverType(w, g.Fn) && e.raceUnlocked(w, g.Fn) {
+		if recv := g.Fn.Signature.Recv(); recv != nil && methodOf(w, deref(recv.Type())) && e.raceUnlocked(w, g.Fn) {
 			// It too touches, with no lock held, a field of the owner
 			// g's function writes (or reads while it writes): on one
 			// object the two never run at once either.
@@ -1196,12 +1196,6 @@ func (e *engine) oneAtATime(g *Gap) bool {
 		}
 	}
 	return true
-}
-
-// sameReceiverType reports whether f and g are methods of one type.
-func sameReceiverType(f, g *ssa.Function) bool {
-	rf, rg := f.Signature.Recv(), g.Signature.Recv()
-	return rf != nil && rg != nil && types.Identical(deref(rf.Type()), deref(rg.Type()))
 }
 
 // throughGapFunction reports whether w writes the field g's stale read

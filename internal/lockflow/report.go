@@ -271,15 +271,16 @@ func mergeAtSite(out []analysis.Diagnostic, d analysis.Diagnostic) []analysis.Di
 		return append(out, d)
 	}
 	o := &out[i]
-	if len(d.Related) > 0 && !slices.ContainsFunc(o.Related, func(r analysis.RelatedInformation) bool { return r.Pos == d.Related[0].Pos }) {
-		r := d.Related[0]
-		if strings.HasSuffix(r.Message, " read here") {
-			r.Message = "also decided by " + r.Message
-		} else {
-			r.Message = "also " + r.Message // "found missing here"
-		}
-		o.Related = append(o.Related, r)
+	if len(d.Related) == 0 || slices.ContainsFunc(o.Related, func(r analysis.RelatedInformation) bool { return r.Pos == d.Related[0].Pos }) {
+		return out // the same read again: nothing to add, the fix still covers it
 	}
+	r := d.Related[0]
+	if strings.HasSuffix(r.Message, " read here") {
+		r.Message = "also decided by " + r.Message
+	} else {
+		r.Message = "also " + r.Message // "found missing here"
+	}
+	o.Related = append(o.Related, r)
 	o.SuggestedFixes = nil
 	return out
 }

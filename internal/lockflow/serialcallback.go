@@ -155,6 +155,9 @@ func (e *engine) runsSerially(fn *ssa.Function, p *ssa.Parameter) bool {
 	for _, f := range e.funcs {
 		for _, b := range f.Blocks {
 			for _, instr := range b.Instrs {
+				if fv, ok := instr.(*ssa.Field); ok && fieldVar(fv.X.Type(), fv.Field) == field {
+					return false // read from a copy of the object
+				}
 				fa, ok := instr.(*ssa.FieldAddr)
 				if !ok || fieldVar(fa.X.Type(), fa.Field) != field {
 					continue
@@ -256,7 +259,7 @@ func (e *engine) serialCallbackContext(fn *ssa.Function) string {
 		}
 		v, use = u, refs[0]
 	case *ssa.Call:
-		v = fnValueOperand(u, fn, e)
+		v = e.fnValueOperand(u, fn)
 	}
 	call, ok := use.(*ssa.Call)
 	if !ok || v == nil || call.Call.Value == v || inLoop(call.Block()) {
@@ -286,7 +289,7 @@ func (e *engine) serialCallbackContext(fn *ssa.Function) string {
 
 // fnValueOperand returns the operand of call standing for fn (fn itself,
 // or its method value wrapper), or nil.
-func fnValueOperand(call *ssa.Call, fn *ssa.Function, e *engine) ssa.Value {
+func (e *engine) fnValueOperand(call *ssa.Call, fn *ssa.Function) ssa.Value {
 	for _, a := range call.Call.Args {
 		if f, ok := a.(*ssa.Function); ok && (f == fn || e.declaredBehind(f) == fn) {
 			return f

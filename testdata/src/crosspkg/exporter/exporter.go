@@ -256,3 +256,28 @@ func (x *Eager) seriesFor(name string) *series {
 	x.series.Store(name, s) // want `x.series.Store stores what x.series.Load found missing`
 	return s
 }
+
+// Prompt's ticks can also be run at once by a copy of them.
+type Prompt struct {
+	buffer
+	series sync.Map
+}
+
+func (x *Prompt) Start() {
+	ticker.NewTicks(time.Second, x.flush)
+}
+
+func (x *Prompt) flush() {
+	for _, s := range x.take() {
+		x.seriesFor(s.name).total += s.value
+	}
+}
+
+func (x *Prompt) seriesFor(name string) *series {
+	if s, ok := x.series.Load(name); ok {
+		return s.(*series)
+	}
+	s := &series{name: name}
+	x.series.Store(name, s) // want `x.series.Store stores what x.series.Load found missing`
+	return s
+}

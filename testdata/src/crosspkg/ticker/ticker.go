@@ -111,3 +111,28 @@ func (b *Burst) loop() {
 		b.fn()
 	}
 }
+
+// Ticks calls fn every period from its own goroutine; a copy of the
+// value runs fn at once on the caller's goroutine.
+type Ticks struct {
+	period time.Duration
+	fn     func()
+}
+
+// NewTicks starts a Ticks.
+func NewTicks(period time.Duration, fn func()) *Ticks {
+	t := &Ticks{period: period, fn: fn}
+	go t.loop()
+	return t
+}
+
+func (t *Ticks) loop() {
+	for range time.Tick(t.period) {
+		t.fn()
+	}
+}
+
+func (t *Ticks) snapshot() Ticks { return *t }
+
+// Now runs fn at once, from a snapshot of the Ticks.
+func (t *Ticks) Now() { t.snapshot().fn() }

@@ -504,12 +504,18 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, empties: w.empties, takes: w.takes, swaps: w.swaps, key: w.key,
 						fixed: w.fixed}
 					if w.keyKnown {
-						ws.keyKnown, ws.keyMarks = true, w.keyMarks
+						ws.keyKnown, ws.keyMarks = true, withoutFieldMarks(w.keyMarks)
 						for _, p := range w.keyFrom {
 							v := h.cs.rootValue(relPath{param: p})
 							if v == nil || p < 0 && !inPlace(fn, x) {
 								ws.keyKnown = false
 								break
+							}
+							if f, ok := keyField(w.keyMarks, p); ok && fieldDrawn(v, f) {
+								// A new object with a fresh id where the key is
+								// read: an entry no one else can have stored.
+								ws.keyMarks = append(ws.keyMarks, freshKeyMark(x))
+								continue
 							}
 							ws.keyFrom = append(ws.keyFrom, v)
 						}

@@ -4212,6 +4212,9 @@ func (fs *funcState) insertsUnderFreshKey(w *writeSite) bool {
 		if !ok || w.inner != writeMapUpdate {
 			return false
 		}
+		if w.keyKnown && slices.ContainsFunc(w.keyMarks, isFreshKeyMark) {
+			return true // the helper's key is an id drawn where it adds the entry
+		}
 		callee := call.Common().StaticCallee()
 		if callee == nil || callee.Pkg != fs.fn.Pkg {
 			return false
@@ -4228,74 +4231,6 @@ func (fs *funcState) insertsUnderFreshKey(w *writeSite) bool {
 			}
 		}
 		return updates > 0
-	}
-	return false
-}
-
-// drawn reports whether v is computed from a random draw (math/rand,
-// crypto/rand) or a fresh unique id (uuid.New, xid.New): two racers
-// filling a memo with it store different values, and the first one's
-// caller keeps a value the memo no longer holds. The clock is not a draw:
-// racers' times differ by the gap, and a mark stamped "now" by either
-// means the same; nor is a name-based uuid (NewSHA1, NewMD5), a function
-// of its input. The functions v is computed from are its origin's marks
-// (otherentry.go), by name.
-func drawn(v ssa.Value) bool {
-	o, _ := originOf(v) // what was followed before a give-up still counts
-	for m := range o.marks {
-		fn, ok := strings.CutPrefix(m, "f:")
-		if !ok {
-			continue
-		}
-		fn = strings.TrimPrefix(strings.TrimPrefix(fn, "("), "*") // a method: (*math/rand.Rand).Int63
-		for _, pkg := range []string{"math/rand.", "math/rand/v2.", "crypto/rand."} {
-			if strings.HasPrefix(fn, pkg) {
-				return true
-			}
-		}
-		if freshID(fn) {
-			return true
-		}
-	}
-	return false
-}
-
-// idGenerators are the packages whose New functions hand out a fresh
-// unique id at each call, by import path without a major version suffix.
-var idGenerators = map[string]bool{
-	"github.com/google/uuid":         true,
-	"github.com/gofrs/uuid":          true,
-	"github.com/satori/go.uuid":      true,
-	"github.com/rs/xid":              true,
-	"github.com/oklog/ulid":          true,
-	"github.com/segmentio/ksuid":     true,
-	"github.com/lithammer/shortuuid": true,
-}
-
-// freshID reports whether fn, a function or method named as its SSA
-// value prints (without the leading "(*"), draws a fresh id: New,
-// NewString, NewRandom, NewV1/4/6/7, Make or MustNew of an id generator.
-func freshID(fn string) bool {
-	dot := strings.LastIndex(fn, ".")
-	if dot < 0 {
-		return false
-	}
-	pkg, name := fn[:dot], fn[dot+1:]
-	if strings.HasSuffix(pkg, ")") { // a method: pkg.Type)
-		if dot = strings.LastIndex(pkg, "."); dot < 0 {
-			return false
-		}
-		pkg = pkg[:dot]
-	}
-	if i := strings.LastIndex(pkg, "/v"); i > 0 && strings.Trim(pkg[i+2:], "0123456789") == "" {
-		pkg = pkg[:i]
-	}
-	if !idGenerators[pkg] {
-		return false
-	}
-	switch name {
-	case "New", "NewString", "NewRandom", "NewRandomFromReader", "NewUUID", "NewV1", "NewV4", "NewV6", "NewV7", "Make", "MustNew":
-		return true
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -144,7 +145,7 @@ func (o keyOrigin) shares(p keyOrigin) bool {
 		}
 	}
 	for m := range o.marks {
-		if p.marks[m] {
+		if p.marks[m] && !strings.HasPrefix(m, fieldMarkPrefix) {
 			return true
 		}
 	}
@@ -155,6 +156,9 @@ func (o keyOrigin) shares(p keyOrigin) bool {
 // read r found missing: both keys are known, neither is a constant, and
 // they come from nothing in common.
 func (fs *funcState) otherEntry(r *readSite, w *writeSite) bool {
+	if w.keyKnown && slices.ContainsFunc(w.keyMarks, isFreshKeyMark) {
+		return true // a key drawn where it is written: no one else holds it
+	}
 	ro, ok := readOrigin(r)
 	if !ok || !w.keyKnown {
 		return false
@@ -212,6 +216,9 @@ func (fs *funcState) relOrigin(o keyOrigin, ok bool) (from []int, marks []string
 	for i, p := range fs.fn.Params {
 		if o.values[p] {
 			from = append(from, i)
+			if f, ok := onlyThroughField(o, p); ok {
+				marks = append(marks, fieldMark(i, f))
+			}
 		}
 	}
 	for i, v := range fs.fn.FreeVars {

@@ -203,7 +203,7 @@ func (cs *callSite) entryOrigin(results []relRead, loc Path) (from []ssa.Value, 
 			}
 			from = append(from, v)
 		}
-		marks = mergeStrings(marks, r.keyMarks)
+		marks = mergeStrings(marks, withoutFieldMarks(r.keyMarks))
 		ok = true
 	}
 	return from, marks, ok
@@ -370,8 +370,8 @@ func (s *summary) addWrite(w relWrite) {
 			x.storedParam = 0
 		}
 		if x.keyKnown = x.keyKnown && w.keyKnown; x.keyKnown {
+			x.keyMarks = mergeFieldMarks(x.keyFrom, x.keyMarks, w.keyFrom, w.keyMarks)
 			x.keyFrom = mergeInts(x.keyFrom, w.keyFrom)
-			x.keyMarks = mergeStrings(x.keyMarks, w.keyMarks)
 		}
 		x.swaps = x.swaps && w.swaps // a claim only if every such write takes the value
 		x.empties = x.empties && w.empties

@@ -72,7 +72,12 @@
 // with a helper that adds only the entries still missing keeps whatever
 // arrived in between, and is not reported; nor is a value built from
 // what the read lock saw and stored as a new entry under a key drawn
-// fresh (uuid.NewString()), which replaces no one's. A test from which
+// fresh (uuid.NewString()), which replaces no one's. A key is drawn
+// fresh also when it comes from a function of the package that fills a
+// buffer from crypto/rand or math/rand, or is the id field of an object a
+// constructor has just made with such an id (a copy-on-write tree that
+// copies a node it found missing under a new id adds a node; a copy
+// keeping the old id would replace a racer's). A test from which
 // only a later turn of a loop reaches the write (a read loop's lookup
 // deciding whether the loop goes on, before the next message's store)
 // does not decide that write; nor does a lookup whose missing side only

@@ -93,8 +93,10 @@
 // that cuts the element it hands back out of its slice (a pooled
 // connection checked out, appended back after use); a value that only
 // feeds logging; what is stored, derived from the stale read, as a new
-// map entry under a key drawn fresh (uuid.NewString(): the next page of a
-// listing under its own token), which replaces no one's; an entry of a
+// map entry under a key drawn fresh (uuid.NewString(), a package's own
+// id function reading crypto/rand, or the id field of an object just
+// made with one: the next page of a listing under its own token), which
+// replaces no one's; an entry of a
 // map local to a function that starts one goroutine per key of a range
 // over a map (go, errgroup.Group.Go, sync.WaitGroup.Go), read and
 // written by that key's goroutine only, when no one else writes the map

@@ -69,18 +69,9 @@ func randomSource(fn string) bool {
 // a function with a body (of the package, or generic code instantiated
 // in it).
 func returnsDrawn(f *ssa.Function, calls int) bool {
-	returns := 0
-	for _, b := range f.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok {
-			continue
-		}
-		if len(ret.Results) == 0 || !drawnWithin(ret.Results[0], calls) {
-			return false
-		}
-		returns++
-	}
-	return returns > 0
+	return everyReturn(f, func(ret *ssa.Return) bool {
+		return len(ret.Results) > 0 && drawnWithin(ret.Results[0], calls)
+	})
 }
 
 // filledAtRandom reports whether the buffer buf (made by make or a local
@@ -241,21 +232,9 @@ func fieldDrawnWithin(v ssa.Value, field, calls int) bool {
 		return result == 0 && allocFieldDrawn(x, field)
 	case *ssa.Call:
 		f := x.Call.StaticCallee()
-		if f == nil || calls == 0 {
-			return false
-		}
-		returns := 0
-		for _, b := range f.Blocks {
-			ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-			if !ok {
-				continue
-			}
-			if result >= len(ret.Results) || !fieldDrawnWithin(ret.Results[result], field, calls-1) {
-				return false
-			}
-			returns++
-		}
-		return returns > 0
+		return f != nil && calls > 0 && everyReturn(f, func(ret *ssa.Return) bool {
+			return result < len(ret.Results) && fieldDrawnWithin(ret.Results[result], field, calls-1)
+		})
 	}
 	return false
 }

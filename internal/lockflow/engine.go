@@ -1909,18 +1909,26 @@ func (fs *funcState) returnsFound() bool {
 	if !foundResult(fs.fn.Signature) {
 		return false
 	}
-	n := 0
-	for _, b := range fs.fn.Blocks {
-		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
-		if !ok || b == fs.fn.Recover {
+	return everyReturn(fs.fn, func(ret *ssa.Return) bool {
+		return len(ret.Results) == 1 && (fs.foundValue(ret.Results[0]) || fs.foundConst(ret.Results[0], ret.Block()))
+	})
+}
+
+// everyReturn reports whether fn returns somewhere and every return
+// (but the one after a recovered panic) satisfies ok.
+func everyReturn(fn *ssa.Function, ok func(*ssa.Return) bool) bool {
+	returns := 0
+	for _, b := range fn.Blocks {
+		ret, isReturn := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !isReturn || b == fn.Recover {
 			continue
 		}
-		if len(ret.Results) != 1 || !fs.foundValue(ret.Results[0]) && !fs.foundConst(ret.Results[0], b) {
+		if !ok(ret) {
 			return false
 		}
-		n++
+		returns++
 	}
-	return n > 0
+	return returns > 0
 }
 
 // flagResults reports, for each result of fs's function, whether it is a

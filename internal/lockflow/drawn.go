@@ -219,7 +219,25 @@ func mergeFieldMarks(aFrom []int, aMarks []string, bFrom []int, bMarks []string)
 // call of a function with a body every return of which is such a struct
 // (directly, or through the package's own constructors).
 func fieldDrawn(v ssa.Value, field int) bool {
-	return fieldDrawnWithin(v, field, maxDrawCalls)
+	return !fieldSet(v, field) && fieldDrawnWithin(v, field, maxDrawCalls)
+}
+
+// fieldSet reports whether the caller sets field of the struct v points
+// to itself (cp := n.clone(); cp.ID = n.ID), over what the constructor
+// drew.
+func fieldSet(v ssa.Value, field int) bool {
+	for _, ref := range *v.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.Field != field {
+			continue
+		}
+		for _, u := range *fa.Referrers() {
+			if st, ok := u.(*ssa.Store); ok && st.Addr == ssa.Value(fa) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func fieldDrawnWithin(v ssa.Value, field, calls int) bool {

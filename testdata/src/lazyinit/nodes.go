@@ -66,6 +66,17 @@ func (c *changeSet) writable(n *treeNode) *treeNode {
 	return cp
 }
 
+// writableRenamed gives the copy the id it looked up before storing it.
+func (c *changeSet) writableRenamed(n *treeNode) *treeNode {
+	if c.has(n.id) {
+		return n
+	}
+	cp := n.clone()
+	cp.id = n.id
+	c.add(cp) // want `c.mu is locked again for writing by c.add after RUnlock`
+	return cp
+}
+
 // writableShallow stores the copy under the id it looked up: a racer's
 // copy of the same node is replaced.
 func (c *changeSet) writableShallow(n *treeNode) *treeNode {

@@ -186,7 +186,10 @@ func onlyThroughField(o keyOrigin, p *ssa.Parameter) (field int, ok bool) {
 			field = fa.Field
 		}
 	}
-	return field, field >= 0
+	if field < 0 || fieldSet(p, field) {
+		return 0, false // the helper sets the field itself before keying by it
+	}
+	return field, true
 }
 
 // mergeFieldMarks keeps, of the field marks of two merged keys, those

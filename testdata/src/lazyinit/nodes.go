@@ -77,6 +77,25 @@ func (c *changeSet) writableRenamed(n *treeNode) *treeNode {
 	return cp
 }
 
+// addUnderName re-keys n by its name before storing it.
+func (c *changeSet) addUnderName(n *treeNode) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n.id = []byte(n.name)
+	c.copied[string(n.id)] = n
+}
+
+// writableUnderName looks its entry up by the name and stores the copy
+// under it: the copy's new id does not survive the helper.
+func (c *changeSet) writableUnderName(n *treeNode) *treeNode {
+	if c.has([]byte(n.name)) {
+		return n
+	}
+	cp := n.clone()
+	c.addUnderName(cp) // want `c.mu is locked again for writing by c.addUnderName after RUnlock`
+	return cp
+}
+
 // writableShallow stores the copy under the id it looked up: a racer's
 // copy of the same node is replaced.
 func (c *changeSet) writableShallow(n *treeNode) *treeNode {

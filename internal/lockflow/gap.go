@@ -505,6 +505,13 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 			// stored in between goes with the rest, as a clear means.
 			return nil
 		}
+		if deletesEntry && fs.storedBetween(r, w, h) {
+			// A removal that undoes the function's own store of the entry
+			// (registered, then unregistered when starting failed):
+			// whether the entry is still that store's is a pair of
+			// sections of its own, not the earlier look's.
+			return nil
+		}
 		if lazy && fs.otherEntry(r, w) {
 			// A fill of another entry than the one found missing (a new
 			// session under a new random id, not the cookie's): racers
@@ -1262,14 +1269,7 @@ func sameArgumentField(a, b ssa.Value) bool {
 	if fn.Signature.Recv() != nil && fn.Params[0] == p {
 		return false
 	}
-	for _, blk := range fn.Blocks {
-		for _, instr := range blk.Instrs {
-			if st, ok := instr.(*ssa.Store); ok && pathOf(st.Addr).key() == pa.key() {
-				return false
-			}
-		}
-	}
-	return true
+	return !storesAt(fn, pa)
 }
 
 // hasOwnLock reports whether t (or what it points to) is a struct with a
@@ -4154,6 +4154,79 @@ func (fs *funcState) recreatedBetween(r *readSite, w *writeSite, h heldLock) boo
 		}
 	}
 	return len(via) > 0 && !reachableAvoiding(r.instr, w.instr, via)
+}
+
+// storedBetween reports whether, on every way from the stale read r to
+// the removal w, the function stores the entry w removes itself, with h's
+// lock held for writing, by the same key and with a value of its own.
+func (fs *funcState) storedBetween(r *readSite, w *writeSite, h heldLock) bool {
+	if r.instr == nil || !w.keyKnown || len(w.keyFrom) == 0 {
+		return false
+	}
+	var via []ssa.Instruction
+	for i := range fs.writes {
+		x := &fs.writes[i]
+		if x.instr == w.instr || x.instr == r.instr || x.removal || !x.keyKnown || x.loc.key() != w.loc.key() || !holdsForWriting(x.held, h.key) {
+			continue
+		}
+		if x.fixed != "" {
+			// A constant (a set's mark) is everyone's: the removal takes
+			// out a racer's mark as much as this function's own.
+			continue
+		}
+		if sameKeys(x.keyFrom, w.keyFrom) {
+			via = append(via, x.instr)
+		}
+	}
+	return len(via) > 0 && !reachableAvoiding(r.instr, w.instr, via)
+}
+
+// sameKeys reports whether two keys are made of the same values.
+func sameKeys(a, b []ssa.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameValue(a[i], b[i]) && !sameLocalField(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsForWriting reports whether held includes the lock key in write
+// mode.
+func holdsForWriting(held []heldLock, key pathKey) bool {
+	return slices.ContainsFunc(held, func(hl heldLock) bool { return hl.key == key && hl.mode == Write })
+}
+
+// sameLocalField reports whether a and b load the same field path from
+// one local object the function fills (spec := &jobSpec{}; load(key,
+// spec)) and never stores that path of itself.
+func sameLocalField(a, b ssa.Value) bool {
+	x, ok1 := a.(*ssa.UnOp)
+	y, ok2 := b.(*ssa.UnOp)
+	if !ok1 || !ok2 || x.Op != token.MUL || y.Op != token.MUL {
+		return false
+	}
+	pa, pb := pathOf(x.X), pathOf(y.X)
+	alloc, ok := pa.Root.(*ssa.Alloc)
+	if !ok || pa.Steps == "" || pa.key() != pb.key() || hasOwnLock(alloc.Type()) {
+		return false
+	}
+	return !storesAt(alloc.Parent(), pa)
+}
+
+// storesAt reports whether fn stores at the access path p.
+func storesAt(fn *ssa.Function, p Path) bool {
+	for _, blk := range fn.Blocks {
+		for _, instr := range blk.Instrs {
+			if st, ok := instr.(*ssa.Store); ok && pathOf(st.Addr).key() == p.key() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // reachableAvoiding reports whether some path from just after from

@@ -55,7 +55,12 @@
 // starts one under a new random id fills another entry, and racing
 // logins make two sessions, neither replacing the other. Keys are told
 // apart by what they are computed from (the same variable, or a call of
-// the same function, make them one key).
+// the same function, make them one key). A removal that undoes what the
+// function itself stored under the same key since the look (a runner
+// registered for a job found without one, and unregistered when it fails
+// to start) is decided by that store, not by the look, and is not
+// reported; a store of a constant (a set's mark, which a racer may have
+// set too) does not count.
 //
 // Wrong:
 //

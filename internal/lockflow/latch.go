@@ -12,7 +12,8 @@ import (
 )
 
 // A latch re-checks for a state it does not read. Some objects carry a
-// flag (done, completed, closed) that is only ever set, never cleared,
+// flag (done, completed, closed, or a connection set once and tested
+// against nil) that is only ever set, never cleared,
 // and that every change of some state of theirs sets in the same section
 // (the task's status moves to cancelled or completed, and completed is
 // set). A section that goes on only while the flag is still unset knows
@@ -39,6 +40,11 @@ func (fs *funcState) latchRechecked(ri int, w *writeSite, k pathKey) bool {
 			return
 		}
 		flag, negated := negations(cond)
+		if x, isNil := nilTest(flag); isNil != 0 {
+			// A field set once to a non-nil value: x != nil is a set
+			// flag, x == nil an unset one.
+			flag, negated = x, negated != (isNil == token.EQL)
+		}
 		ld, ok := flag.(*ssa.UnOp)
 		if !ok || ld.Op != token.MUL {
 			return
@@ -65,6 +71,37 @@ func (fs *funcState) latchRechecked(ri int, w *writeSite, k pathKey) bool {
 		}
 	})
 	return found
+}
+
+// nilTest returns, for a comparison of a value with nil, the value and
+// the comparison (token.EQL or token.NEQ); 0 for any other condition.
+func nilTest(cond ssa.Value) (ssa.Value, token.Token) {
+	b, ok := cond.(*ssa.BinOp)
+	if !ok || b.Op != token.EQL && b.Op != token.NEQ {
+		return nil, 0
+	}
+	switch {
+	case isNilConst(b.Y):
+		return b.X, b.Op
+	case isNilConst(b.X):
+		return b.Y, b.Op
+	}
+	return nil, 0
+}
+
+func isNilConst(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// setsLatch reports whether st stores a value that sets a latch: true
+// into a boolean flag, anything but nil into a field of another type.
+func setsLatch(st *ssa.Store) bool {
+	c, isConst := st.Val.(*ssa.Const)
+	if b, isBasic := st.Val.Type().Underlying().(*types.Basic); isBasic && b.Info()&types.IsBoolean != 0 {
+		return isConst && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value)
+	}
+	return !isConst || !c.IsNil()
 }
 
 // holds reports whether the object owning flag's field also holds loc:
@@ -155,7 +192,7 @@ func (e *engine) latchesNow(fields [2]string) bool {
 				class := storeClass(fa)
 				switch {
 				case class == flag:
-					if c, ok := st.Val.(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value) {
+					if setsLatch(st) {
 						sets++
 						continue
 					}
@@ -199,8 +236,7 @@ func latchedAfter(fn *ssa.Function, b *ssa.BasicBlock, i int, fa *ssa.FieldAddr,
 			return false
 		}
 		f, ok := st.Addr.(*ssa.FieldAddr)
-		c, isConst := st.Val.(*ssa.Const)
-		return ok && isConst && sameObject(f.X, owner) && storeClass(f) == flag && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value)
+		return ok && sameObject(f.X, owner) && storeClass(f) == flag && setsLatch(st)
 	}
 	for _, instr := range b.Instrs[i+1:] {
 		if setsFlag(instr) {

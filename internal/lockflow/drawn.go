@@ -229,7 +229,11 @@ func fieldDrawn(v ssa.Value, field int) bool {
 // to itself (cp := n.clone(); cp.ID = n.ID), over what the constructor
 // drew.
 func fieldSet(v ssa.Value, field int) bool {
-	for _, ref := range *v.Referrers() {
+	refs := v.Referrers()
+	if refs == nil {
+		return false // a constant or a package-level value: no object made here
+	}
+	for _, ref := range *refs {
 		fa, ok := ref.(*ssa.FieldAddr)
 		if !ok || fa.Field != field {
 			continue

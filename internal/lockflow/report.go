@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"fmt"
+	"os"
 	"go/ast"
 	"go/types"
 	"slices"
@@ -243,6 +244,9 @@ func storedUncomparable(pass *analysis.Pass, call *ast.CallExpr) types.Type {
 // calls it.
 func ReportCrashes(pass *analysis.Pass, res *Result) {
 	for _, c := range res.Crashes {
+		if debugEnabled {
+			fmt.Fprintf(os.Stderr, "crash in %s: %s\n", c.Func, c.Value)
+		}
 		pass.Reportf(c.Pos, "internal error analysing %s (please report): %s", c.Func, FirstLine(c.Value))
 	}
 }

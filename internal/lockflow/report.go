@@ -2,9 +2,9 @@ package lockflow
 
 import (
 	"fmt"
-	"os"
 	"go/ast"
 	"go/types"
+	"os"
 	"slices"
 	"strings"
 

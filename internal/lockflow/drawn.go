@@ -192,10 +192,12 @@ func onlyThroughField(o keyOrigin, p *ssa.Parameter) (field int, ok bool) {
 	return field, true
 }
 
-// mergeFieldMarks keeps, of the field marks of two merged keys, those
-// that hold for both: a parameter either key reads is read only through
-// the marked field by every key that reads it.
-func mergeFieldMarks(aFrom []int, aMarks []string, bFrom []int, bMarks []string) []string {
+// mergeKeyMarks merges the marks of two keys of one summarised write
+// (the write stands for either), keeping of the field marks those that
+// hold for both (a parameter either key reads is read only through the
+// marked field by every key that reads it), and the fresh marks only if
+// both keys have one.
+func mergeKeyMarks(aFrom []int, aMarks []string, bFrom []int, bMarks []string) []string {
 	holds := func(m string, from []int, marks []string) bool {
 		var p, f int
 		if _, err := fmt.Sscanf(m, fieldMarkPrefix+"%d.%d", &p, &f); err != nil {
@@ -207,10 +209,14 @@ func mergeFieldMarks(aFrom []int, aMarks []string, bFrom []int, bMarks []string)
 		got, ok := keyField(marks, p)
 		return ok && got == f
 	}
+	bothFresh := slices.ContainsFunc(aMarks, isFreshKeyMark) && slices.ContainsFunc(bMarks, isFreshKeyMark)
 	merged := mergeStrings(aMarks, bMarks)
 	kept := merged[:0:0]
 	for _, m := range merged {
-		if !strings.HasPrefix(m, fieldMarkPrefix) || holds(m, aFrom, aMarks) && holds(m, bFrom, bMarks) {
+		switch {
+		case strings.HasPrefix(m, fieldMarkPrefix) && !(holds(m, aFrom, aMarks) && holds(m, bFrom, bMarks)):
+		case isFreshKeyMark(m) && !bothFresh:
+		default:
 			kept = append(kept, m)
 		}
 	}

@@ -2,7 +2,6 @@ package lockflow
 
 import (
 	"slices"
-	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -145,7 +144,7 @@ func (o keyOrigin) shares(p keyOrigin) bool {
 		}
 	}
 	for m := range o.marks {
-		if p.marks[m] && !strings.HasPrefix(m, fieldMarkPrefix) {
+		if p.marks[m] {
 			return true
 		}
 	}

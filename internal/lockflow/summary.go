@@ -370,7 +370,7 @@ func (s *summary) addWrite(w relWrite) {
 			x.storedParam = 0
 		}
 		if x.keyKnown = x.keyKnown && w.keyKnown; x.keyKnown {
-			x.keyMarks = mergeFieldMarks(x.keyFrom, x.keyMarks, w.keyFrom, w.keyMarks)
+			x.keyMarks = mergeKeyMarks(x.keyFrom, x.keyMarks, w.keyFrom, w.keyMarks)
 			x.keyFrom = mergeInts(x.keyFrom, w.keyFrom)
 		}
 		x.swaps = x.swaps && w.swaps // a claim only if every such write takes the value

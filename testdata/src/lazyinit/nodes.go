@@ -229,3 +229,21 @@ func (c *changeSet) reserveNil() {
 	}
 	c.add(nil) // want `c.mu is locked again for writing by c.add after RUnlock`
 }
+
+// stash stores n as it is, or a copy under a new id.
+func (c *changeSet) stash(n *treeNode, copyIt bool) {
+	if copyIt {
+		c.add(n.clone())
+		return
+	}
+	c.add(n)
+}
+
+// stashIfMissing may store n under the id it found missing: only one of
+// stash's two ways keys by a fresh id.
+func (c *changeSet) stashIfMissing(n *treeNode, copyIt bool) {
+	if c.has(n.id) {
+		return
+	}
+	c.stash(n, copyIt) // want `c.mu is locked again for writing by c.stash after RUnlock`
+}

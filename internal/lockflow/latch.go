@@ -12,8 +12,8 @@ import (
 )
 
 // A latch re-checks for a state it does not read. Some objects carry a
-// flag (done, completed, closed, or a connection set once and tested
-// against nil) that is only ever set, never cleared,
+// flag (done, completed, closed, or a connection set once to a new
+// object and tested against nil) that is only ever set, never cleared,
 // and that every change of some state of theirs sets in the same section
 // (the task's status moves to cancelled or completed, and completed is
 // set). A section that goes on only while the flag is still unset knows
@@ -95,13 +95,19 @@ func isNilConst(v ssa.Value) bool {
 }
 
 // setsLatch reports whether st stores a value that sets a latch: true
-// into a boolean flag, anything but nil into a field of another type.
+// into a boolean flag, into a field of another type a value that cannot
+// be nil (a new object, map, channel or closure). Anything else may
+// clear it.
 func setsLatch(st *ssa.Store) bool {
-	c, isConst := st.Val.(*ssa.Const)
 	if b, isBasic := st.Val.Type().Underlying().(*types.Basic); isBasic && b.Info()&types.IsBoolean != 0 {
+		c, isConst := st.Val.(*ssa.Const)
 		return isConst && c.Value != nil && c.Value.Kind() == constant.Bool && constant.BoolVal(c.Value)
 	}
-	return !isConst || !c.IsNil()
+	switch st.Val.(type) {
+	case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeClosure, *ssa.Function:
+		return true
+	}
+	return false
 }
 
 // holds reports whether the object owning flag's field also holds loc:

@@ -116,3 +116,35 @@ func (m *presetSession) Configure(remote string, remoteCodecs []string) error {
 	m.conn = &iceConn{remote: remote}
 	return nil
 }
+
+// adoptSession sets its connection to whatever it is handed, nil
+// included: a store that may clear it is no latch.
+type adoptSession struct {
+	mu     sync.Mutex
+	codecs []string
+	conn   *iceConn
+}
+
+func (m *adoptSession) localCodecs() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.codecs)
+}
+
+func (m *adoptSession) Adopt(conn *iceConn) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.conn = conn
+}
+
+func (m *adoptSession) Configure(remote string, remoteCodecs []string) error {
+	common := commonCodecs(m.localCodecs(), remoteCodecs)
+	m.mu.Lock() // want `m.mu is locked again after the section that checked: the value written derives from common`
+	defer m.mu.Unlock()
+	if m.conn != nil {
+		return errors.New("already configured")
+	}
+	m.codecs = common
+	m.conn = &iceConn{remote: remote}
+	return nil
+}

@@ -65,7 +65,8 @@
 // a test that goes on only while a flag of the object read is still
 // unset, when the flag is only ever set, never cleared, and every change
 // of the state read sets it in the same section (a task's completed flag,
-// set with each change of its status). A
+// set with each change of its status; a connection set once to a new
+// object, tested against nil). A
 // timestamp compared with time.Time's After, Before, Equal or Compare is
 // a version test like a < b: a high-water mark stored only when later
 // than the one found keeps the newer of the two. "Nothing is known, so fill it in"

@@ -90,7 +90,8 @@
 // Not reported: a second section that tests the guard again (re-reads the
 // state, compares a version or generation, or goes on only while a flag
 // of the object is still unset that every change of the state sets in
-// the same section and nothing clears: a task's completed flag); a claim, where the first
+// the same section and nothing clears: a task's completed flag, or a
+// connection set once to a new object and tested against nil); a claim, where the first
 // section itself moves the state it decided on (pending to running, an
 // in-flight entry inserted) so no one else can pass, also when a helper
 // does it and hands back only the entries it inserted where they were

@@ -1255,14 +1255,12 @@ func sameValue(x, v ssa.Value) bool {
 // receiver nor an object with a lock of its own (whose fields others may
 // change).
 func sameArgumentField(a, b ssa.Value) bool {
-	x, ok1 := a.(*ssa.UnOp)
-	y, ok2 := b.(*ssa.UnOp)
-	if !ok1 || !ok2 || x.Op != token.MUL || y.Op != token.MUL {
+	pa, ok := sameFieldLoads(a, b)
+	if !ok {
 		return false
 	}
-	pa, pb := pathOf(x.X), pathOf(y.X)
 	p, ok := pa.Root.(*ssa.Parameter)
-	if !ok || pa.Steps == "" || pa.key() != pb.key() || hasOwnLock(p.Type()) {
+	if !ok || hasOwnLock(p.Type()) {
 		return false
 	}
 	fn := p.Parent()
@@ -4204,17 +4202,24 @@ func holdsForWriting(held []heldLock, key pathKey) bool {
 // one local object the function fills (spec := &jobSpec{}; load(key,
 // spec)) and never stores that path of itself.
 func sameLocalField(a, b ssa.Value) bool {
+	pa, ok := sameFieldLoads(a, b)
+	if !ok {
+		return false
+	}
+	alloc, ok := pa.Root.(*ssa.Alloc)
+	return ok && !hasOwnLock(alloc.Type()) && !storesAt(alloc.Parent(), pa)
+}
+
+// sameFieldLoads returns the access path a and b both load, when they are
+// loads of one field path (not of the root itself).
+func sameFieldLoads(a, b ssa.Value) (Path, bool) {
 	x, ok1 := a.(*ssa.UnOp)
 	y, ok2 := b.(*ssa.UnOp)
 	if !ok1 || !ok2 || x.Op != token.MUL || y.Op != token.MUL {
-		return false
+		return Path{}, false
 	}
 	pa, pb := pathOf(x.X), pathOf(y.X)
-	alloc, ok := pa.Root.(*ssa.Alloc)
-	if !ok || pa.Steps == "" || pa.key() != pb.key() || hasOwnLock(alloc.Type()) {
-		return false
-	}
-	return !storesAt(alloc.Parent(), pa)
+	return pa, pa.Root != nil && pa.Steps != "" && pa.key() == pb.key()
 }
 
 // storesAt reports whether fn stores at the access path p.

@@ -2663,23 +2663,14 @@ func (fs *funcState) testsCopy(v ssa.Value, ri, depth int) bool {
 // callFailed reports whether cond tests the error a call returned
 // (err != nil, err == nil).
 func callFailed(cond ssa.Value) bool {
-	b, ok := cond.(*ssa.BinOp)
-	if !ok || (b.Op != token.EQL && b.Op != token.NEQ) {
-		return false
-	}
-	x := b.X
-	if isNil(x) {
-		x = b.Y
-	} else if !isNil(b.Y) {
-		return false
-	}
-	if !isError(x.Type()) {
+	x, op := nilTest(cond)
+	if op == 0 || !isError(x.Type()) {
 		return false
 	}
 	if e, ok := x.(*ssa.Extract); ok {
 		x = e.Tuple
 	}
-	_, ok = x.(*ssa.Call)
+	_, ok := x.(*ssa.Call)
 	return ok
 }
 

@@ -81,17 +81,12 @@ func nilTest(cond ssa.Value) (ssa.Value, token.Token) {
 		return nil, 0
 	}
 	switch {
-	case isNilConst(b.Y):
+	case isNil(b.Y):
 		return b.X, b.Op
-	case isNilConst(b.X):
+	case isNil(b.X):
 		return b.Y, b.Op
 	}
 	return nil, 0
-}
-
-func isNilConst(v ssa.Value) bool {
-	c, ok := v.(*ssa.Const)
-	return ok && c.IsNil()
 }
 
 // setsLatch reports whether st stores a value that sets a latch: true

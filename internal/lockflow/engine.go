@@ -132,7 +132,8 @@ func (e *engine) analyse(funcs []*ssa.Function) {
 		return e.outerLockCovers(g) || e.ownedByWorker(g) || sequentialTest(g.Fn) || e.stagesFake(g) || e.ownedByTestGoroutine(g) ||
 			e.onlyAtInit(g.Fn) || e.constructing(g) || e.inFlight(g) || e.slotHeld(g) || e.mutexMapGap(g) || e.oneAtATime(g) || e.lazyLock(g.Lock) ||
 			e.underOnce(g) || e.claimedInSection(g) || e.seededThenRefreshed(g) || e.onlyOnUntakenBranch(g) ||
-			e.onlyMainGoroutine(g) || e.serialisedByFramework(g) || e.neverRuns(g.Fn) || setUpMethod(g)
+			e.onlyMainGoroutine(g) || e.serialisedByFramework(g) || e.neverRuns(g.Fn) || setUpMethod(g) ||
+			e.contractSerialises(g)
 	})
 	res.Reentries = slices.DeleteFunc(res.Reentries, func(r Reentry) bool { return e.neverRuns(r.Fn) || e.readersSerialised(r) })
 	e.markInitEntries()
@@ -233,6 +234,9 @@ type engine struct {
 	slotsMemo        map[*ssa.Function][]slot // see slotsOf
 	// lockedOrBuildingMemo: memo of lockedOrBuilding, made on first use.
 	lockedOrBuildingMemo map[*ssa.Function]bool
+	// contractMemo: functions run only under a documented serial
+	// contract (contract.go).
+	contractMemo map[*ssa.Function]bool
 	// constructingMemo: memo of constructing by the lock's parameter
 	// (every gap of a large function asks it of the same one).
 	constructingMemo  map[*ssa.Parameter]bool

@@ -106,7 +106,11 @@
 // map local to a function that starts one goroutine per key of a range
 // over a map (go, errgroup.Group.Go, sync.WaitGroup.Go), read and
 // written by that key's goroutine only, when no one else writes the map
-// once they run (a loader marking the directories it cannot read); guard and mutation in one section; an entry keyed by
+// once they run (a loader marking the directories it cannot read); a
+// method whose doc comment forbids concurrent calls ("should only be
+// called from a single goroutine at a time", "not safe for concurrent
+// use"), when every writer of the state read is such a method or runs
+// only under one (a test clock the test's goroutine moves); guard and mutation in one section; an entry keyed by
 // the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
 // across both sections (a textproto.Pipeline turn counts as one; so does
 // a lock every caller holds (a method value handed out, or a call through

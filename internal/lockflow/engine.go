@@ -475,6 +475,7 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 	e.counted = make(map[*types.Var]bool)
 	var ops []*ssa.Value
 	tf := fieldFuncs(funcs)
+	dt := e.findDispatchTables(funcs)
 	// invoked: unexported method names the package calls through an
 	// interface (only its own code can): any method of that name may run
 	// there.
@@ -511,6 +512,13 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 					if f := e.calledBack(c); f != nil && !unseen(f) {
 						e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: instr, callback: true})
 					}
+					if table := dt.calls[instr]; table != nil {
+						for _, f := range dt.funcs[table] {
+							if !unseen(f) {
+								e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: instr})
+							}
+						}
+					}
 					if field := tf.calls[instr]; field != nil {
 						for _, f := range tf.stored[field] {
 							e.calls[f] = append(e.calls[f], staticCall{caller: fn, instr: instr})
@@ -533,8 +541,8 @@ func (e *engine) noteMutations(funcs []*ssa.Function) {
 				ops = instr.Operands(ops[:0])
 				for i, o := range ops {
 					f, ok := (*o).(*ssa.Function)
-					if !ok {
-						continue
+					if !ok || dt.quiet[instr] {
+						continue // (put in a dispatch table, which is only called)
 					}
 					if _, goMethod := instr.(*ssa.Call); startedHere || goMethod && gs != nil && gs.value == ssa.Value(f) {
 						continue

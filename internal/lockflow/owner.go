@@ -607,8 +607,8 @@ func (e *engine) findWorker(fn *ssa.Function) *goStart {
 	if e.escapes[fn] {
 		return nil
 	}
-	if obj := fn.Object(); obj != nil && obj.Exported() {
-		return nil
+	if obj := fn.Object(); obj != nil && obj.Exported() && !e.hiddenMethod(fn) {
+		return nil // (other packages cannot call a hidden type's methods)
 	}
 	if len(e.calls[fn])+len(e.started[fn]) == 0 {
 		return nil

@@ -205,3 +205,53 @@ func (s *InjectSession) handleOpen(f frame) {
 	s.streams[f.id] = nil
 	s.mu.Unlock()
 }
+
+// A control session whose table is a map of a named function type
+// holding plain functions: silent as FrameSession is.
+
+type ctlHandler func(*CtlSession, frame)
+
+type CtlSession struct {
+	mu      sync.RWMutex
+	streams map[string][]string
+	frames  chan frame
+}
+
+var ctlHandlers = map[byte]ctlHandler{
+	frameOpen:  openCtlStream,
+	frameClose: closeCtlStream,
+}
+
+func NewCtlSession() *CtlSession {
+	s := &CtlSession{streams: make(map[string][]string), frames: make(chan frame)}
+	go s.readLoop()
+	return s
+}
+
+func (s *CtlSession) readLoop() {
+	for f := range s.frames {
+		h, ok := ctlHandlers[f.kind]
+		if !ok || h == nil {
+			continue
+		}
+		h(s, f)
+	}
+}
+
+func openCtlStream(s *CtlSession, f frame) {
+	s.mu.RLock()
+	_, ok := s.streams[f.id]
+	s.mu.RUnlock()
+	if ok {
+		return
+	}
+	s.mu.Lock()
+	s.streams[f.id] = nil
+	s.mu.Unlock()
+}
+
+func closeCtlStream(s *CtlSession, f frame) {
+	s.mu.Lock()
+	delete(s.streams, f.id)
+	s.mu.Unlock()
+}

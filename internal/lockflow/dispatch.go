@@ -38,6 +38,16 @@ func (e *engine) findDispatchTables(funcs []*ssa.Function) *dispatchTables {
 		calls: make(map[ssa.Instruction]*ssa.Global),
 		quiet: make(map[ssa.Instruction]bool),
 	}
+	tables := false
+	for _, m := range e.pkg.Members {
+		if g, ok := m.(*ssa.Global); ok && holdsFuncs(g) {
+			tables = true
+			break
+		}
+	}
+	if !tables {
+		return dt // most packages: no pass over their code
+	}
 	// A global keeps no list of its uses: gather them.
 	uses := make(map[*ssa.Global][]ssa.Instruction)
 	var ops []*ssa.Value

@@ -164,7 +164,11 @@
 // function of any package that keeps it for the one goroutine it starts
 // per call and lets nothing else call it (a periodic flusher's flush:
 // one run at a time per object; not for package variables, which every
-// object's flusher shares); state that only one worker goroutine of the package writes (started once by one go statement, or by sync.WaitGroup.Go or errgroup.Group.Go, running a loop, or the running function or each timer iteration a dskit service runs on its own goroutine; writers that only add missing entries do not count against an entry found there), which
+// object's flusher shares); state that only one worker goroutine of the package writes (started once by one go statement, or by sync.WaitGroup.Go or errgroup.Group.Go, running a loop, or the running function or each timer iteration a dskit service runs on its own goroutine; writers that only add missing entries do not count against an entry found there; a
+// handler the worker's loop reaches through a package dispatch table,
+// filled once at init and only indexed and called, runs on the worker;
+// so does an exported method of an unexported type no other package can
+// get hold of), which
 // the lock merely publishes to readers (the function starting it may
 // write the state first, before the go statement, itself or through
 // methods it calls on the new object: a checkpointer recovering its last

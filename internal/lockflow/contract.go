@@ -56,9 +56,14 @@ func documentedSerial(fn *ssa.Function) bool {
 		return false
 	}
 	text := strings.ToLower(strings.Join(strings.Fields(decl.Doc.Text()), " "))
-	for _, p := range serialContractPhrases {
-		if strings.Contains(text, p) {
-			return true
+	for _, sentence := range strings.Split(text, ". ") {
+		if strings.Contains(sentence, "return") {
+			continue // about what the function hands back, not its calls
+		}
+		for _, p := range serialContractPhrases {
+			if strings.Contains(sentence, p) {
+				return true
+			}
 		}
 	}
 	return false

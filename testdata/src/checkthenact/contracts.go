@@ -103,3 +103,26 @@ func (c *tickClock) Advance(d int64) {
 	c.now = then
 	c.mu.Unlock()
 }
+
+// A doc comment that says what the method returns is not safe for
+// concurrent use says nothing about calling the method.
+
+type snapClock struct {
+	mu  sync.Mutex
+	now int64
+}
+
+func (c *snapClock) tick() {}
+
+// Advance moves the clock forward by d. The history it returns is not
+// safe for concurrent use.
+func (c *snapClock) Advance(d int64) []int64 {
+	c.mu.Lock()
+	then := c.now + d
+	c.mu.Unlock()
+	c.tick()
+	c.mu.Lock() // want `c.mu is locked again after the section that checked`
+	c.now = then
+	c.mu.Unlock()
+	return nil
+}

@@ -38,14 +38,13 @@ func (e *engine) findDispatchTables(funcs []*ssa.Function) *dispatchTables {
 		calls: make(map[ssa.Instruction]*ssa.Global),
 		quiet: make(map[ssa.Instruction]bool),
 	}
-	tables := false
+	candidates := make(map[*ssa.Global]bool)
 	for _, m := range e.pkg.Members {
 		if g, ok := m.(*ssa.Global); ok && holdsFuncs(g) {
-			tables = true
-			break
+			candidates[g] = true
 		}
 	}
-	if !tables {
+	if len(candidates) == 0 {
 		return dt // most packages: no pass over their code
 	}
 	// A global keeps no list of its uses: gather them.
@@ -55,18 +54,15 @@ func (e *engine) findDispatchTables(funcs []*ssa.Function) *dispatchTables {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				for _, o := range instr.Operands(ops[:0]) {
-					if g, ok := (*o).(*ssa.Global); ok && g.Pkg == e.pkg && holdsFuncs(g) {
+					if g, ok := (*o).(*ssa.Global); ok && candidates[g] {
 						uses[g] = append(uses[g], instr)
 					}
 				}
 			}
 		}
 	}
-	for _, fn := range funcs {
+	for _, fn := range funcs { // the package initialiser among them
 		scan(fn)
-	}
-	if init := e.pkg.Func("init"); init != nil && !slices.Contains(funcs, init) {
-		scan(init)
 	}
 	for g, refs := range uses {
 		e.noteDispatchTable(g, refs, dt)
@@ -97,8 +93,7 @@ func holdsFuncs(g *ssa.Global) bool {
 // finds (or tests it against nil, or takes its length).
 func (e *engine) noteDispatchTable(g *ssa.Global, refs []ssa.Instruction, dt *dispatchTables) {
 	var stored []*ssa.Function
-	quiet := []ssa.Instruction{}
-	calls := []ssa.Instruction{}
+	var quiet, calls []ssa.Instruction
 	filled := false
 	for _, ref := range refs {
 		fn := ref.Parent()

@@ -78,3 +78,48 @@ func (w *openWindow) Fill(n int) bool {
 
 // OpenWindows hands the window out: any goroutine may fill it.
 func OpenWindows() *openWindow { return &openWindow{room: 1 << 20} }
+
+// The window of PushConn is filled on the read loop and also by Push, on
+// the caller's goroutine: two goroutines fill it.
+
+type pushWindow struct {
+	mu    sync.RWMutex
+	room  int
+	taken int
+}
+
+func (w *pushWindow) Fill(n int) bool {
+	w.mu.RLock()
+	room := w.room
+	w.mu.RUnlock()
+	if room < n {
+		return false
+	}
+	w.mu.Lock() // want `w.mu is locked again for writing after RUnlock`
+	w.room = room - n
+	w.taken += n
+	w.mu.Unlock()
+	return true
+}
+
+type PushConn struct {
+	win    *pushWindow
+	chunks chan int
+}
+
+func DialPush() *PushConn {
+	c := &PushConn{win: &pushWindow{room: 1 << 20}, chunks: make(chan int)}
+	go c.readLoop()
+	return c
+}
+
+func (c *PushConn) readLoop() {
+	for n := range c.chunks {
+		if !c.win.Fill(n) {
+			return
+		}
+	}
+}
+
+// Push fills the window on the caller's goroutine.
+func (c *PushConn) Push(n int) bool { return c.win.Fill(n) }

@@ -970,7 +970,7 @@ func (fs *funcState) summarize() *summary {
 			continue
 		}
 		rw := relWrite{loc: rp, kind: w.kind, collection: w.collection, removal: w.removal, takes: w.takes, key: w.key,
-			swaps: w.swaps || fs.swapsOut(w), empties: w.empties,
+			swaps: w.swaps || fs.swapsOut(w), empties: w.empties, merges: w.merges,
 			typeReqs: w.typeReqs}
 		if testsParamType {
 			rw.typeReqs = append(typeReqsAt(fn, w.instr.Block()), rw.typeReqs...)

@@ -108,7 +108,11 @@ type writeSite struct {
 	// same location earlier in that section and handed out, with one not
 	// derived from it (a batch swapped for an empty map): whoever got the
 	// old value owns it.
-	swaps  bool
+	swaps bool
+	// merges: the write keeps the larger (or smaller) of what the
+	// location holds, read again in the same expression, and the new
+	// value (x = max(x, v)): nothing stored there in between is lost.
+	merges bool
 	guards []guard // re-checks inside a called helper
 	// key: the map entry written is under this constant key (see
 	// constKey); "" when the key is not a constant.
@@ -346,7 +350,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 				if loc := pathOf(x.Addr); loc.isShared(fn) {
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeStore,
 						stored: x.Val, data: []ssa.Value{x.Val}, base: x.Addr, pos: x.Pos(), collection: isAppend(x.Val), removal: isNil(x.Val),
-						empties: newEmptyMap(x.Val), takes: cutsItself(x)})
+						empties: newEmptyMap(x.Val), takes: cutsItself(x), merges: mergesItself(x)})
 				}
 			case *ssa.MapUpdate:
 				loc := pathOf(x.Map)
@@ -354,7 +358,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					loc.Steps += "[];"
 					fs.writes = append(fs.writes, writeSite{instr: instr, loc: loc, held: s, kind: writeMapUpdate,
 						stored: x.Value, data: []ssa.Value{x.Value}, base: x.Map, pos: x.Pos(), collection: true, key: constKey(x.Key),
-						keyFrom: []ssa.Value{x.Key}, keyKnown: true})
+						keyFrom: []ssa.Value{x.Key}, keyKnown: true, merges: mergesItself(x)})
 				}
 			case *ssa.Call:
 				if op, ok := fs.flow.ops[instr]; ok && op.kind == opRelease {
@@ -502,7 +506,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					}
 					ws := writeSite{typeReqs: reqs, instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
 						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, empties: w.empties, takes: w.takes, swaps: w.swaps, key: w.key,
-						fixed: w.fixed}
+						fixed: w.fixed, merges: w.merges}
 					if w.keyKnown {
 						ws.keyKnown, ws.keyMarks = true, withoutFieldMarks(w.keyMarks)
 						for _, p := range w.keyFrom {
@@ -1576,6 +1580,58 @@ func (fs *funcState) reachableFromEnd(from, to *ssa.BasicBlock) bool {
 
 // cutsItself reports whether the store puts back a cut of the slice it
 // loads from the same address (s.q = s.q[1:], s.q = s.q[:n-1]).
+// mergesItself reports whether a store or map update writes the larger
+// or smaller of the value the location holds, loaded in the same block,
+// and something else: x = max(x, v), m[k] = min(m[k], v). A high-water
+// mark kept so weighs whatever another goroutine stored there since a
+// stale read, instead of overwriting it.
+func mergesItself(instr ssa.Instruction) bool {
+	var val ssa.Value
+	var holdsSame func(ssa.Value) bool
+	switch x := instr.(type) {
+	case *ssa.Store:
+		val = x.Val
+		holdsSame = func(v ssa.Value) bool {
+			load, ok := v.(*ssa.UnOp)
+			return ok && load.Op == token.MUL && pathOf(load.X).key() == pathOf(x.Addr).key()
+		}
+	case *ssa.MapUpdate:
+		val = x.Value
+		holdsSame = func(v ssa.Value) bool {
+			l, ok := v.(*ssa.Lookup)
+			return ok && !l.CommaOk && l.Index == x.Key && pathOf(l.X).key() == pathOf(x.Map).key()
+		}
+	default:
+		return false
+	}
+	call, ok := val.(*ssa.Call)
+	if !ok || call.Block() != instr.Block() {
+		return false
+	}
+	bi, ok := call.Call.Value.(*ssa.Builtin)
+	if !ok || bi.Name() != "max" && bi.Name() != "min" {
+		return false
+	}
+	// The load, the builtin and the write, in this order, with no call
+	// between them (no lock let go of and taken again).
+	inSection := false
+	for _, i := range instr.Block().Instrs {
+		v, isValue := i.(ssa.Value)
+		switch {
+		case i == instr:
+			return inSection
+		case i == call:
+		case isValue && slices.Contains(call.Call.Args, v) && holdsSame(v):
+			inSection = true
+		default:
+			if _, isCall := i.(ssa.CallInstruction); isCall {
+				inSection = false
+			}
+		}
+	}
+	return false
+}
+
 func cutsItself(st *ssa.Store) bool {
 	sl, ok := st.Val.(*ssa.Slice)
 	if !ok {

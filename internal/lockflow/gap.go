@@ -449,6 +449,9 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		// A new entry, under a key no one else holds: it replaces
 		// nothing, so no update made in between is lost.
 		return nil
+	case (w.stored != nil && fs.taint[w.stored].has(ri) || data.has(ri)) && w.merges && fs.keyedFresh(w, h):
+		// x = max(x, v): what was stored in between is weighed, not lost.
+		return nil
 	case w.stored != nil && fs.taint[w.stored].has(ri):
 		g.Kind = LostUpdate
 	case data.has(ri):
@@ -4266,6 +4269,28 @@ func reachableAvoiding(from, to ssa.Instruction, via []ssa.Instruction) bool {
 		}
 	}
 	return false
+}
+
+// keyedFresh reports whether the entry w writes, in its section of h, is
+// not picked by anything read in an earlier section of the same lock: w
+// sets a field, or a map entry under a known key no such read taints (a
+// stale key writes some other entry than the one meant).
+func (fs *funcState) keyedFresh(w *writeSite, h heldLock) bool {
+	if !w.collection {
+		return true
+	}
+	if !w.keyKnown {
+		return false
+	}
+	stale := false
+	for _, v := range w.keyFrom {
+		fs.taint[v].each(func(ri int) {
+			if a, ok := fs.reads[ri].held.lookup(h.key); ok && !intersects(a.openers, h.openers) {
+				stale = true
+			}
+		})
+	}
+	return !stale
 }
 
 // insertsUnderFreshKey reports whether w adds a map entry under a key

@@ -72,6 +72,7 @@ type relWrite struct {
 	typeReqs   []typeReq // the write happens only for these dynamic types of parameters
 	takes      bool      // see writeSite.takes
 	swaps      bool      // see writeSite.swaps
+	merges     bool      // see writeSite.merges
 	key        string    // see writeSite.key
 	// dataFrom lists the parameters whose values flow into what is written;
 	// dataFields the fields of struct parameters that do, where only
@@ -374,6 +375,7 @@ func (s *summary) addWrite(w relWrite) {
 			x.keyFrom = mergeInts(x.keyFrom, w.keyFrom)
 		}
 		x.swaps = x.swaps && w.swaps // a claim only if every such write takes the value
+		x.merges = x.merges && w.merges
 		x.empties = x.empties && w.empties
 		x.typeReqs = eitherTypeReqs(x.typeReqs, w.typeReqs)
 		return

@@ -14,7 +14,7 @@ type hello struct {
 
 // Link is one connection to a peer. Its handshake negotiates the
 // protocol version: the hello is decoded with the version known so far,
-// and the version is then lowered to what the peer speaks. Readers on
+// and the version is then set to the one the peer answers. Readers on
 // other goroutines ask Version under mu.
 type Link struct {
 	mu       sync.Mutex
@@ -49,14 +49,14 @@ func (l *Link) readFrame(version uint32) (hello, error) {
 // readHello is the only function that changes the version, and it runs
 // one call at a time; the handshakes that call it write the version only
 // through it. The version it decoded with cannot change before it stores
-// the lower one. Silent.
+// the peer's. Silent.
 func (l *Link) readHello() error {
 	h, err := l.readFrame(l.Version())
 	if err != nil {
 		return err
 	}
 	l.mu.Lock()
-	l.version = min(l.version, h.version)
+	l.version = h.version
 	l.features = h.features
 	l.mu.Unlock()
 	l.framing = 2
@@ -133,7 +133,7 @@ func (p *Pinned) readHello() error {
 		return err
 	}
 	p.mu.Lock() // want `p.mu is locked again after the section that checked: the value written derives from h, read in an earlier section`
-	p.version = min(p.version, h.version)
+	p.version = h.version
 	p.features = h.features
 	p.mu.Unlock()
 	p.framing = 2

@@ -717,6 +717,14 @@ func (fs *funcState) claimsInHelper(w2 *writeSite, r *readSite) bool {
 		// of (a pool's connection checked out): the caller holds it.
 		return true
 	}
+	if w2.inner == writeStore && r.missing == missingOnNil && w2.loc.key() == r.loc.key() {
+		// A slot: it filled the field only where it was empty, with a
+		// new object it handed back, and failed where another held it
+		// (a probe running, a transfer in flight).
+		return slices.ContainsFunc(w2.guards, func(g guard) bool {
+			return g.existence && g.writeOnMissing && g.missingCreates && g.loc.key() == r.loc.key()
+		})
+	}
 	if w2.inner != writeMapUpdate || !r.picked && r.missing != missingOnNil {
 		return false
 	}

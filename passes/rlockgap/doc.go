@@ -69,7 +69,10 @@
 // object, tested against nil). A
 // timestamp compared with time.Time's After, Before, Equal or Compare is
 // a version test like a < b: a high-water mark stored only when later
-// than the one found keeps the newer of the two. "Nothing is known, so fill it in"
+// than the one found keeps the newer of the two. So does one stored as
+// the larger (or smaller) of itself, read again in the second section,
+// and the new value: x = max(x, v), m[k] = max(m[k], v), unless the key
+// of the entry is itself stale. "Nothing is known, so fill it in"
 // with a helper that adds only the entries still missing keeps whatever
 // arrived in between, and is not reported; nor is a value built from
 // what the read lock saw and stored as a new entry under a key drawn

@@ -97,7 +97,10 @@
 // does it and hands back only the entries it inserted where they were
 // missing (tokens taken for the caller, released one by one later), or
 // that cuts the element it hands back out of its slice (a pooled
-// connection checked out, appended back after use); a value that only
+// connection checked out, appended back after use), or that fills a
+// field only where it is empty, with a new object it hands back, and
+// fails while another holds it (a probe slot, emptied by its owner when
+// done); a value that only
 // feeds logging; what is stored, derived from the stale read, as a new
 // map entry under a key drawn fresh (uuid.NewString(), a package's own
 // id function reading crypto/rand, or the id field of an object just

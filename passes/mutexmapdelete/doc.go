@@ -79,7 +79,11 @@
 // clear; Swap, CompareAndSwap and Store replace a lock when the map is
 // also filled by LoadOrStore or the Store follows a lookup. A removal in a
 // function a test registers with Cleanup is teardown: it runs when the
-// test and all it waited for are done, and is not reported.
+// test and all it waited for are done, and is not reported. Nor is one a
+// test (or a subtest, or a sub-benchmark) makes first thing, before it
+// has started anything, in a test that never calls Parallel: the go test
+// driver runs it alone, and a test resetting the entry of its own name
+// clears a lock no one can hold yet.
 //
 // Separately, for every sync.Map: a Load, Delete, LoadAndDelete or
 // CompareAndDelete whose key has a dynamic type different from every key

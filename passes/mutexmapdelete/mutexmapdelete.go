@@ -263,7 +263,7 @@ func (r *reporter) lockedWithin(locker ssa.Instruction, names map[string]bool) b
 // removal reports s if it takes a lock out of mi (or puts a fresh one in
 // place of one) without proof that no one holds or waits on it.
 func (r *reporter) removal(mi *mapInfo, s *site) {
-	if fresh(s) || testCleanup(s.fn) {
+	if fresh(s) || testCleanup(s.fn) || lockflow.TestSetUp(s.instr) {
 		return
 	}
 	switch {

@@ -11,7 +11,7 @@ import (
 
 func TestMutexMapDelete(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), mutexmapdelete.Analyzer,
-		"mutexmapseed", "mutexmapplain", "mutexmapsafe", "mutexmapkeys", "mutexmapwrap", "mutexmapgeneric", "mutexmapstats")
+		"mutexmapseed", "mutexmapplain", "mutexmapsafe", "mutexmapkeys", "mutexmapwrap", "mutexmapgeneric", "mutexmapstats", "mutexmaptests")
 }
 
 func TestFixes(t *testing.T) {

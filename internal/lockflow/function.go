@@ -1578,8 +1578,6 @@ func (fs *funcState) reachableFromEnd(from, to *ssa.BasicBlock) bool {
 	return false
 }
 
-// cutsItself reports whether the store puts back a cut of the slice it
-// loads from the same address (s.q = s.q[1:], s.q = s.q[:n-1]).
 // mergesItself reports whether a store or map update writes the larger
 // or smaller of the value the location holds, loaded in the same block,
 // and something else: x = max(x, v), m[k] = min(m[k], v). A high-water
@@ -1632,6 +1630,8 @@ func mergesItself(instr ssa.Instruction) bool {
 	return false
 }
 
+// cutsItself reports whether the store puts back a cut of the slice it
+// loads from the same address (s.q = s.q[1:], s.q = s.q[:n-1]).
 func cutsItself(st *ssa.Store) bool {
 	sl, ok := st.Val.(*ssa.Slice)
 	if !ok {

@@ -7,7 +7,7 @@ import (
 // TestSetUp reports whether instr is part of a test's set-up: it runs in
 // a test, benchmark or fuzz function of a test file, or in a function a
 // subtest runs (t.Run, b.Run), that never lets itself run beside others
-// (no Parallel, RunParallel), before it has done anything but ask testing
+// (no Parallel, RunParallel, in it or in the tests it is a subtest of), before it has done anything but ask testing
 // for its name or the like and clear entries of maps and sync.Maps. The
 // go test driver runs such a function alone: the top-level tests one
 // after another, with the parallel ones held back until they are done,
@@ -19,8 +19,10 @@ func TestSetUp(instr ssa.Instruction) bool {
 	if !inTestFile(fn) || !testEntry(fn) && (fn.Parent() == nil || !runBySubtest(fn)) {
 		return false
 	}
-	if callsTesting(fn, "Parallel", "RunParallel") {
-		return false
+	for f := fn; f != nil; f = f.Parent() {
+		if callsTesting(f, "Parallel", "RunParallel") {
+			return false // (a parallel test's subtests run beside other tests)
+		}
 	}
 	entry := fn.Blocks[0]
 	for _, i := range entry.Instrs {

@@ -81,7 +81,8 @@
 // function a test registers with Cleanup is teardown: it runs when the
 // test and all it waited for are done, and is not reported. Nor is one a
 // test (or a subtest, or a sub-benchmark) makes first thing, before it
-// has started anything, in a test that never calls Parallel: the go test
+// has started anything, in a test that never calls Parallel (nor does the
+// test it is a subtest of): the go test
 // driver runs it alone, and a test resetting the entry of its own name
 // clears a lock no one can hold yet.
 //

@@ -52,3 +52,14 @@ func TestObserveConcurrently(t *testing.T) {
 	trackers.Delete(t.Name()) // want `per-key mutex removed from trackers by Delete while another goroutine may hold or wait on it`
 	wg.Wait()
 }
+
+// A subtest of a parallel test runs beside the other parallel tests.
+func TestObserveGroups(t *testing.T) {
+	t.Parallel()
+	for _, group := range []string{"a", "b"} {
+		t.Run(group, func(t *testing.T) {
+			trackers.Delete(t.Name()) // want `per-key mutex removed from trackers by Delete while another goroutine may hold or wait on it`
+			Observe(t.Name(), 1)
+		})
+	}
+}

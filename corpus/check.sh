@@ -57,7 +57,17 @@ for spec in "${mods[@]}"; do
 	ran+=("$spec")
 	trim_build_cache
 	prepare=$here/prepare/$(echo "${spec%@*}" | tr / _).sh
-	(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" ${LOCKGAP_CHECK_FLAGS:-} -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
+	run_lockgap() {
+		(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" ${LOCKGAP_CHECK_FLAGS:-} -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
+	}
+	run_lockgap
+	# An entry of the build cache trimmed (above, or by the go command)
+	# while the run read it fails its packages as if they did not build,
+	# and their findings would show as gone: run the module once more.
+	if grep -q "could not import .*$(go env GOCACHE).*no such file or directory" "$work/err.txt"; then
+		echo "build cache entries vanished under the run of $label: running it again" >&2
+		run_lockgap
+	fi
 	# Packages lockgap could not load (a module's own build problems, or
 	# lockgap's: a package that builds but fails here is a bug to chase).
 	# (The vet tool prints them as "lockgap: file.go:line:col: ...".)

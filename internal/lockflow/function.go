@@ -1589,10 +1589,7 @@ func mergesItself(instr ssa.Instruction) bool {
 	switch x := instr.(type) {
 	case *ssa.Store:
 		val = x.Val
-		holdsSame = func(v ssa.Value) bool {
-			load, ok := v.(*ssa.UnOp)
-			return ok && load.Op == token.MUL && pathOf(load.X).key() == pathOf(x.Addr).key()
-		}
+		holdsSame = func(v ssa.Value) bool { return loadsFrom(v, x.Addr) }
 	case *ssa.MapUpdate:
 		val = x.Value
 		holdsSame = func(v ssa.Value) bool {
@@ -1637,8 +1634,14 @@ func cutsItself(st *ssa.Store) bool {
 	if !ok {
 		return false
 	}
-	load, ok := sl.X.(*ssa.UnOp)
-	return ok && load.Op == token.MUL && pathOf(load.X).key() == pathOf(st.Addr).key()
+	return loadsFrom(sl.X, st.Addr)
+}
+
+// loadsFrom reports whether v is a load of the location at addr (by its
+// access path: a second &s.f of the same field counts).
+func loadsFrom(v, addr ssa.Value) bool {
+	load, ok := v.(*ssa.UnOp)
+	return ok && load.Op == token.MUL && pathOf(load.X).key() == pathOf(addr).key()
 }
 
 // inPlace reports whether instr calls a closure of fn made for that one

@@ -1,6 +1,9 @@
 package lockflow
 
 import (
+	"go/types"
+	"slices"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -46,13 +49,15 @@ func setUpCall(c *ssa.CallCommon) bool {
 	if bi, ok := c.Value.(*ssa.Builtin); ok {
 		return bi.Name() == "delete" || bi.Name() == "clear"
 	}
+	// A sync.Map method that only takes entries out (syncMapSummary).
 	callee := c.StaticCallee()
-	if callee == nil || callee.Signature.Recv() == nil || !isNamed(deref(callee.Signature.Recv().Type()), "sync", "Map") {
+	if callee == nil {
 		return false
 	}
-	switch callee.Name() {
-	case "Delete", "LoadAndDelete", "Clear":
-		return true
+	obj, ok := callee.Object().(*types.Func)
+	if !ok {
+		return false
 	}
-	return false
+	sum := syncMapSummary(obj)
+	return sum != nil && len(sum.writes) > 0 && !slices.ContainsFunc(sum.writes, func(w relWrite) bool { return !w.removal })
 }

@@ -175,6 +175,56 @@ func Prefetch(descs []string, done chan<- *schemas.Parser) {
 	check(false, bin, "./...")
 }
 
+// TestFreshEntriesThroughHelpers: the gap is in an unexported helper that
+// exported methods call on their receiver (testdata/src/freshentries/
+// reach); each request makes its Reachability with a constructor method
+// and calls two of them in turn. The driver drops the gap, and keeps it
+// when one package hands a Reachability to a goroutine, and under go vet.
+func TestFreshEntriesThroughHelpers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	read := func(name string) string { return readFixture(t, "freshentries", "example.com/fresh", name) }
+	reach := read("reach/reach.go")
+	finding := findingAt(reach, "reach.go", "r.mu.Lock", "r.mu is locked again for writing after RUnlock")
+	m := newEntryModule(t, map[string]string{
+		"go.mod":         "module example.com/fresh\n\ngo 1.26.0\n",
+		"reach/reach.go": reach,
+		"query/query.go": read("query/query.go"),
+		"cmd/app/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/fresh/query"
+	"example.com/fresh/reach"
+)
+
+func main() {
+	def := &reach.Definition{Name: "doc", Relations: map[string][]string{"view": {"edit"}}}
+	fmt.Println(query.Lookup(def, "view", "edit"))
+}
+`,
+	}, finding)
+	m.check(false, m.bin, "./...")
+	m.check(true, "go", "vet", "-vettool="+m.bin, "./...")
+	// Two lookups on one Reachability at once: the memo's fill races.
+	m.write("warm/warm.go", `package warm
+
+import "example.com/fresh/reach"
+
+func Warm(def *reach.Definition, rels []string) {
+	r := def.Reachability()
+	for _, rel := range rels {
+		go r.Entrypoints(rel)
+	}
+}
+`)
+	m.check(true, m.bin, "./...")
+	m.remove("warm")
+	m.check(false, m.bin, "./...")
+}
+
 // TestLockedEntries: the driver drops a gap in an exported method whose
 // every call in the module is made with a lock held (testdata/src/
 // lockedentries: billing reserves under a per-account stripe), and keeps

@@ -319,9 +319,9 @@ func (e *engine) callOnFresh(c staticCall, i int) bool {
 func (e *engine) freshArg(v ssa.Value, caller *ssa.Function, call ssa.Instruction) bool {
 	switch x := v.(type) {
 	case *ssa.Alloc:
-		return x.Parent() == caller && unseenBefore(x, call)
+		return x.Parent() == caller && e.unseenBefore(x, call)
 	case *ssa.Call:
-		return x.Parent() == caller && e.returnsFresh(&x.Call) && unseenBefore(x, call)
+		return x.Parent() == caller && e.returnsFresh(&x.Call) && e.unseenBefore(x, call)
 	}
 	return false
 }
@@ -400,16 +400,38 @@ func paramIndex(fn *ssa.Function, p *ssa.Parameter) int {
 // staysLocal means it. A call in a loop is reached again from the uses
 // after it in the loop's body, so those count too; a use after the loop,
 // or on another branch, does not.
-func unseenBefore(a ssa.Value, call ssa.Instruction) bool {
+func (e *engine) unseenBefore(a ssa.Value, call ssa.Instruction) bool {
 	for _, ref := range *a.Referrers() {
 		if ref == call || !mayPrecede(ref, call) {
 			continue
 		}
-		if !refStaysLocal(a, ref, 0) {
+		if !refStaysLocal(a, ref, 0) && !e.keptByFreshEntry(a, ref) {
 			return false
 		}
 	}
 	return true
+}
+
+// keptByFreshEntry reports whether ref is a call handing a, as the
+// argument it marks, to another package's fresh entry: its package found
+// that the entry keeps that argument to itself and starts no goroutine
+// (its body is not here to look at), so an earlier such call shows the
+// object to no one (one request's lookups, one after another).
+func (e *engine) keptByFreshEntry(a ssa.Value, ref ssa.Instruction) bool {
+	call, ok := ref.(*ssa.Call)
+	if !ok || call.Call.IsInvoke() {
+		return false
+	}
+	callee := call.Call.StaticCallee()
+	if callee == nil || call.Call.Value == a {
+		return false
+	}
+	obj, ok := callee.Object().(*types.Func)
+	if !ok {
+		return false
+	}
+	i, marked := e.freshEntries()[obj.Origin()]
+	return marked && i < len(call.Call.Args) && call.Call.Args[i] == a && !slices.Contains(call.Call.Args[i+1:], a) && !slices.Contains(call.Call.Args[:i], a)
 }
 
 // mayPrecede reports whether an execution of the function can run first

@@ -181,42 +181,99 @@ func (e *engine) markFreshEntries() {
 		return
 	}
 	for _, fn := range e.funcs {
+		// A method too: called statically, it hands back a new object
+		// as a function would (a definition's Reachability()).
 		obj, ok := fn.Object().(*types.Func)
-		if ok && obj.Exported() && fn.Parent() == nil && fn.Signature.Recv() == nil && !inTestFile(fn) && constructor(fn) {
+		if ok && obj.Exported() && fn.Parent() == nil && !inTestFile(fn) && constructor(fn) {
 			e.pass.ExportObjectFact(obj, &FreshResult{})
 		}
 	}
+	marked := map[*types.Func]int{} // the argument each entry is marked with
 	for _, g := range e.res.Gaps {
 		if len(g.InitEntries) > 0 {
 			continue
 		}
 		p, ok := g.Lock.Root.(*ssa.Parameter)
-		fn := g.Fn
-		if !ok || p.Parent() != fn || fn.Parent() != nil || inTestFile(fn) {
+		if !ok || p.Parent() != g.Fn {
 			continue
 		}
-		obj, ok := fn.Object().(*types.Func)
-		if !ok || !obj.Exported() || obj.Origin() != obj {
+		entries, ok := e.freshEntryChain(g.Fn, paramIndex(g.Fn, p))
+		if !ok || len(entries) == 0 {
 			continue
 		}
-		i := paramIndex(fn, p)
-		if debugEnabled {
-			fmt.Fprintf(os.Stderr, "fresh entry? %s arg %d: starts goroutine %v, keeps it local %v\n", fn, i, startsGoroutine(fn), staysLocal(p, 0))
-		}
-		if i < 0 || startsGoroutine(fn) || !staysLocal(p, 0) {
-			continue
-		}
-		entries := map[*types.Func]int{obj: i}
 		fresh, other := e.freshUses(e.funcs, entries)
-		if _, used := other[obj]; used {
+		clash := false
+		for obj, i := range entries {
+			j, seen := marked[obj]
+			_, used := other[obj]
+			clash = clash || used || seen && j != i // one Arg per fact
+		}
+		if clash {
 			continue
 		}
-		g.FreshEntries = []string{obj.FullName()}
-		e.pass.ExportObjectFact(obj, &FreshEntry{Module: e.thisModule(), Arg: i})
-		if pos, used := fresh[obj]; used && !slices.ContainsFunc(e.res.EntryCalls, func(c EntryCall) bool { return c.Entry == obj.FullName() }) {
-			e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, fn), Entry: obj.FullName(), Fresh: true})
+		for obj, i := range entries {
+			marked[obj] = i
+			g.FreshEntries = append(g.FreshEntries, obj.FullName())
+			e.pass.ExportObjectFact(obj, &FreshEntry{Module: e.thisModule(), Arg: i})
+			if pos, used := fresh[obj]; used && !slices.ContainsFunc(e.res.EntryCalls, func(c EntryCall) bool { return c.Entry == obj.FullName() }) {
+				e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, g.Fn), Entry: obj.FullName(), Fresh: true})
+			}
 		}
+		slices.Sort(g.FreshEntries)
 	}
+}
+
+// freshEntryChain returns the exported functions through which alone fn
+// runs with argument i an object it may share (each with the index of
+// its argument holding that object), when there are such: fn itself, if
+// exported, or the exported functions whose calls hand the object down
+// to it, every other call in the package handing it a new one. Each
+// keeps the object to itself and starts no goroutine; none of the chain
+// is used as a value, started or called through an interface. ok is
+// false when fn can run on an object some other way.
+func (e *engine) freshEntryChain(fn *ssa.Function, i int) (entries map[*types.Func]int, ok bool) {
+	entries = map[*types.Func]int{}
+	seen := map[*ssa.Function]int{}
+	var walk func(fn *ssa.Function, i int, depth int) bool
+	walk = func(fn *ssa.Function, i int, depth int) bool {
+		if j, done := seen[fn]; done {
+			return j == i
+		}
+		seen[fn] = i
+		if i < 0 || depth > 4 || fn.Parent() != nil || inTestFile(fn) || e.escapes[fn] || len(e.started[fn]) > 0 || len(e.dispatchingTo(fn)) > 0 {
+			return false
+		}
+		if obj, isFunc := fn.Object().(*types.Func); isFunc && obj.Exported() {
+			local := !startsGoroutine(fn) && staysLocal(fn.Params[i], 0)
+			if debugEnabled {
+				fmt.Fprintf(os.Stderr, "fresh entry? %s arg %d: keeps it local, starting no goroutine: %v\n", fn, i, local)
+			}
+			if !local || obj.Origin() != obj {
+				return false
+			}
+			entries[obj] = i
+			return true
+		}
+		if len(e.calls[fn]) == 0 {
+			return false
+		}
+		for _, c := range e.calls[fn] {
+			call, isCall := c.instr.(*ssa.Call)
+			if !isCall || c.callback || i >= len(call.Call.Args) {
+				return false
+			}
+			arg := call.Call.Args[i]
+			if e.freshArg(arg, c.caller, c.instr) {
+				continue
+			}
+			p, isParam := arg.(*ssa.Parameter)
+			if !isParam || p.Parent() != c.caller || !walk(c.caller, paramIndex(c.caller, p), depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return entries, walk(fn, i, 0)
 }
 
 // freshEntries returns the functions of the package's dependencies, in

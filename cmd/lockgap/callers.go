@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
@@ -20,21 +21,26 @@ import (
 // reached only through exported functions that every call makes with a
 // lock held (locked entries, lockedentries.go).
 
-// entryCalls counts, per entry, the calls made at initialisation and the
-// other uses.
-type entryCalls struct{ atInit, fresh, locked, other int }
+// debugConditions prints how each condition of a finding was settled.
+var debugConditions = os.Getenv("LOCKFLOW_DEBUG") != ""
+
+// entryCalls counts, per entry and condition (view), the uses good for
+// it (a call at initialisation, on a fresh object, with a lock held) and
+// the other uses.
+type entryCalls struct{ good, other int }
 
 // importersFunc lists, for a module, the packages of it importing each
 // package (tests included).
 type importersFunc func(module string) (map[string][]string, error)
 
 // settleConditions removes the entry calls from tree and decides each
-// conditional finding: dropped (its position returned) when every package
-// of its module importing its package was analysed (is a root, and not
-// among the failed), and the entries' calls are all made at
-// initialisation, at least one; otherwise kept as a plain finding.
+// conditional finding: dropped (its position returned) when, for one of
+// its conditions, every package of its module importing its package was
+// analysed (is a root, and not among the failed), and the entries' uses
+// are all of the kind the condition needs, at least one; otherwise kept
+// as a plain finding.
 func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[string]string, importers importersFunc) (silenced []string) {
-	calls := map[string]*entryCalls{}
+	calls := map[string]*entryCalls{} // by entry and view
 	for _, byPass := range tree {
 		seen := map[string]bool{}
 		for _, diags := range byPass {
@@ -43,21 +49,23 @@ func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[
 					continue
 				}
 				seen[d.Posn+d.Message] = true // one record per pass
-				entry, ctx, _ := strings.Cut(d.Message, " ")
-				c := calls[entry]
+				f := strings.Fields(d.Message)
+				if len(f) < 2 {
+					continue
+				}
+				entry, view, other := f[0], f[1], false
+				if view == "other" && len(f) > 2 {
+					view, other = f[2], true
+				}
+				c := calls[entry+" "+view]
 				if c == nil {
 					c = &entryCalls{}
-					calls[entry] = c
+					calls[entry+" "+view] = c
 				}
-				switch ctx {
-				case "init":
-					c.atInit++
-				case "fresh":
-					c.fresh++
-				case "locked":
-					c.locked++
-				default:
+				if other {
 					c.other++
+				} else {
+					c.good++
 				}
 			}
 		}
@@ -98,38 +106,31 @@ func settleConditions(tree jsonTree, failed, roots map[string]bool, modules map[
 		}
 		return true
 	}
-	// holds: every use of the entries is of the kind the condition needs
-	// (init: a call at initialisation; fresh: a call on an object the
-	// caller just made), at least one was seen, and every package that
-	// could use them was analysed. A method needs no import of its
-	// package to be called, so fresh entries need every dependent.
+	// holds: for one of the conditions, every use of its entries is of
+	// the kind it needs (init: a call at initialisation; fresh: a call on
+	// an object the caller just made; locked: a call with a lock held),
+	// at least one was seen, and every package that could use them was
+	// analysed. A method needs no import of its package to be called, so
+	// fresh and locked entries need every dependent.
 	holds := func(pkg, category string) bool {
-		kind, list, _ := strings.Cut(category, " ")
-		good := 0
-		for _, e := range strings.Fields(list) {
-			c := calls[e]
-			if c == nil {
-				continue
-			}
-			if c.other > 0 {
-				return false
-			}
-			switch kind {
-			case lockflow.UnlessInitCategory:
-				if c.fresh > 0 {
-					return false
+		for _, cond := range strings.Split(category, lockflow.ConditionSeparator) {
+			kind, list, _ := strings.Cut(cond, " ")
+			view := map[string]string{lockflow.UnlessInitCategory: lockflow.InitView, lockflow.UnlessFreshCategory: lockflow.FreshView, lockflow.UnlessLockedCategory: lockflow.LockedView}[kind]
+			good, spoilt := 0, false
+			for _, e := range strings.Fields(list) {
+				if c := calls[e+" "+view]; c != nil {
+					spoilt = spoilt || c.other > 0
+					good += c.good
 				}
-				good += c.atInit
-			case lockflow.UnlessFreshCategory:
-				if c.atInit > 0 {
-					return false
-				}
-				good += c.fresh
-			case lockflow.UnlessLockedCategory:
-				good += c.locked
+			}
+			if debugConditions {
+				fmt.Fprintf(os.Stderr, "condition %s of %s: good %d, spoilt %v, every dependent analysed %v\n", kind, list, good, spoilt, covered(pkg, kind != lockflow.UnlessInitCategory))
+			}
+			if view != "" && !spoilt && good > 0 && covered(pkg, kind != lockflow.UnlessInitCategory) {
+				return true
 			}
 		}
-		return good > 0 && covered(pkg, kind != lockflow.UnlessInitCategory)
+		return false
 	}
 	for id, byPass := range tree {
 		pkg := basePackage(id)

@@ -306,6 +306,59 @@ func TopUp(l *quota.Ledger, account string) { l.Credit(account, -5) }
 	check(false, bin, "./...")
 }
 
+// TestLockedOrFreshEntries: a gap whose calls in the module either hold
+// the caller's lock or fill a collection the caller has just made
+// (testdata/src/lockedentries/provisioners, admin). Neither condition
+// holds alone, since Update is called on the shared collection and Store
+// on new ones unlocked; the driver drops the gap because each use is
+// good for the locked condition, and keeps it when one package stores
+// into the shared collection with no lock held, and under go vet.
+func TestLockedOrFreshEntries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	read := func(name string) string { return readFixture(t, "lockedentries", "example.com/locked", name) }
+	src := read("provisioners/provisioners.go")
+	finding := findingAt(src, "provisioners.go", "c.mu.Lock", "c.mu is locked again after the section that checked")
+	m := newEntryModule(t, map[string]string{
+		"go.mod":                       "module example.com/locked\n\ngo 1.26.0\n",
+		"provisioners/provisioners.go": src,
+		"admin/admin.go":               read("admin/admin.go"),
+		"cmd/app/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/locked/admin"
+	"example.com/locked/provisioners"
+)
+
+func main() {
+	var a admin.Authority
+	fmt.Println(a.Reload([]*provisioners.Provisioner{{ID: "1", Name: "acme"}}))
+	fmt.Println(a.UpdateProvisioner(&provisioners.Provisioner{ID: "1", Name: "jwk"}))
+}
+`,
+	}, finding)
+	m.check(false, m.bin, "./...")
+	m.check(true, "go", "vet", "-vettool="+m.bin, "./...")
+	// A store into the served collection with no lock: it can land in
+	// Update's gap.
+	m.write("bulk/bulk.go", `package bulk
+
+import "example.com/locked/provisioners"
+
+func Import(c *provisioners.Collection, list []*provisioners.Provisioner) {
+	for _, p := range list {
+		c.Store(p)
+	}
+}
+`)
+	m.check(true, m.bin, "./...")
+	m.remove("bulk")
+	m.check(false, m.bin, "./...")
+}
+
 // TestLockedEntriesThroughInterface: the calls that keep a gap's locked
 // entry safe may go through an interface (testdata/src/lockedentries:
 // the box office books seats through its Booker interface, under its

@@ -66,7 +66,18 @@ type EntryCall struct {
 	AtInit bool   // a static call from code run only at initialisation
 	Fresh  bool   // a call of a FreshEntry on an object the caller just made
 	Locked bool   // a call of a LockedEntry made with a lock held
+	// View is the condition the record answers ("init", "fresh" or
+	// "locked"): a function marked for two conditions gets a record for
+	// each, and a use good for one may count against the other.
+	View string
 }
+
+// The conditions an entry call answers (EntryCall.View).
+const (
+	InitView   = "init"
+	FreshView  = "fresh"
+	LockedView = "locked"
+)
 
 // Category values of the diagnostics the driver reads and removes: a gap
 // reported with entries as its condition, and an entry call.
@@ -194,7 +205,7 @@ func (e *engine) recordEntryCalls(funcs []*ssa.Function) {
 					if !pos.IsValid() && len(e.pass.Files) > 0 {
 						pos = e.pass.Files[0].Package
 					}
-					c := EntryCall{Pos: pos, Entry: f.Object().(*types.Func).FullName(), AtInit: call && atInit}
+					c := EntryCall{Pos: pos, Entry: f.Object().(*types.Func).FullName(), AtInit: call && atInit, View: InitView}
 					if !slices.ContainsFunc(e.res.EntryCalls, func(o EntryCall) bool { return o.Entry == c.Entry && o.AtInit == c.AtInit }) {
 						e.res.EntryCalls = append(e.res.EntryCalls, c) // the driver counts kinds of use, not calls
 					}

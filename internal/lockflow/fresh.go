@@ -216,7 +216,7 @@ func (e *engine) markFreshEntries() {
 			g.FreshEntries = append(g.FreshEntries, obj.FullName())
 			e.pass.ExportObjectFact(obj, &FreshEntry{Module: e.thisModule(), Arg: i})
 			if pos, used := fresh[obj]; used && !slices.ContainsFunc(e.res.EntryCalls, func(c EntryCall) bool { return c.Entry == obj.FullName() }) {
-				e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, g.Fn), Entry: obj.FullName(), Fresh: true})
+				e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, g.Fn), Entry: obj.FullName(), Fresh: true, View: FreshView})
 			}
 		}
 		slices.Sort(g.FreshEntries)
@@ -324,7 +324,7 @@ func (e *engine) recordFreshCalls(funcs []*ssa.Function) {
 		return
 	}
 	fresh, other := e.freshUses(funcs, entries)
-	e.recordUses(entries, fresh, other, EntryCall{Fresh: true})
+	e.recordUses(entries, fresh, other, EntryCall{Fresh: true, View: FreshView})
 }
 
 // recordUses adds, for each entry, a record of its first good use (as
@@ -338,7 +338,7 @@ func (e *engine) recordUses(entries map[*types.Func]int, good, other map[*types.
 			calls = append(calls, c)
 		}
 		if pos, used := other[obj]; used {
-			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName()})
+			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName(), View: kind.View})
 		}
 	}
 	slices.SortFunc(calls, func(a, b EntryCall) int { return strings.Compare(a.Entry, b.Entry) })

@@ -123,11 +123,14 @@ func (e *engine) lockedEntries(fn *ssa.Function) (entries []*types.Func, walked 
 // condition over its own function and the functions taking the write
 // lock: the hang needs a writer between the two RLocks, which an outer
 // lock held around every one of them keeps out. When the package's own
-// calls account for all of them, the reentry is dropped here.
+// calls account for all of them, the reentry is dropped here. A gap with
+// fresh entries gets this condition too: either one drops it (a method
+// called under the caller's lock on the shared object, and on new ones
+// while they are filled).
 func (e *engine) markLockedEntries() {
 	if ModuleContext {
 		for _, g := range e.res.Gaps {
-			if len(g.InitEntries) > 0 || len(g.FreshEntries) > 0 {
+			if len(g.InitEntries) > 0 {
 				continue
 			}
 			// The other writers of the state must keep to a lock too:
@@ -194,7 +197,7 @@ func (e *engine) lockedCondition(fns []*ssa.Function) (names []string, ok bool) 
 	// left to find here is a reach through an interface or a generic
 	// body.
 	_, other := e.entryUses(e.funcs, index, true, func(call *ssa.Call, caller *ssa.Function, _ int) bool {
-		return e.lockedCall(call, caller) || walked[caller]
+		return e.lockedOrFresh(call, caller) || walked[caller]
 	})
 	if len(other) > 0 {
 		return nil, false
@@ -202,7 +205,7 @@ func (e *engine) lockedCondition(fns []*ssa.Function) (names []string, ok bool) 
 	// Only calls made with a lock held count as seen: a call from
 	// another entry proves nothing by itself.
 	locked, _ := e.entryUses(e.funcs, index, true, func(call *ssa.Call, caller *ssa.Function, _ int) bool {
-		return e.lockedCall(call, caller)
+		return e.lockedOrFresh(call, caller)
 	})
 	for _, obj := range entries {
 		name := obj.FullName()
@@ -210,7 +213,7 @@ func (e *engine) lockedCondition(fns []*ssa.Function) (names []string, ok bool) 
 		e.pass.ExportObjectFact(obj, &LockedEntry{Module: e.thisModule()})
 		pos, used := locked[obj]
 		if used && e.noLockedRecord(name) {
-			e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, fns[0]), Entry: name, Locked: true})
+			e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, fns[0]), Entry: name, Locked: true, View: LockedView})
 		}
 	}
 	slices.Sort(names)
@@ -221,6 +224,22 @@ func (e *engine) lockedCondition(fns []*ssa.Function) (names []string, ok bool) 
 // every call of the function making it.
 func (e *engine) lockedCall(call *ssa.Call, caller *ssa.Function) bool {
 	return e.lockedCalls[call] || e.onlyCalledLocked(caller)
+}
+
+// lockedOrFresh reports whether call, in caller, cannot run beside another
+// goroutine's sections on an object shared with it: it is made with a
+// lock held, or it calls a method on an object the caller has just made
+// and shown no one (a collection filled before it is published).
+func (e *engine) lockedOrFresh(call *ssa.Call, caller *ssa.Function) bool {
+	if e.lockedCall(call, caller) {
+		return true
+	}
+	c := call.Common()
+	callee := c.StaticCallee()
+	if c.IsInvoke() || callee == nil || callee.Signature.Recv() == nil || len(c.Args) == 0 {
+		return false
+	}
+	return e.freshArg(c.Args[0], caller, call)
 }
 
 // noLockedRecord reports whether no locked call of entry has been recorded
@@ -249,9 +268,9 @@ func (e *engine) recordLockedCalls(funcs []*ssa.Function) {
 		return
 	}
 	locked, other := e.entryUses(funcs, entries, true, func(call *ssa.Call, caller *ssa.Function, _ int) bool {
-		return e.lockedCall(call, caller)
+		return e.lockedOrFresh(call, caller)
 	})
-	e.recordUses(entries, locked, other, EntryCall{Locked: true})
+	e.recordUses(entries, locked, other, EntryCall{Locked: true, View: LockedView})
 }
 
 // dispatchingTo returns the package's interface calls (test files aside)

@@ -101,19 +101,31 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 }
 
 // withCondition marks, for the driver, a finding that holds only if some
-// caller in another package runs after initialisation.
+// caller in another package runs after initialisation, hands a shared
+// object or holds no lock. A gap with two conditions (fresh and locked)
+// is dropped when either holds: they are joined by ConditionSeparator.
 func withCondition(d analysis.Diagnostic, g *Gap) analysis.Diagnostic {
-	switch {
-	case !ModuleContext:
-	case len(g.InitEntries) > 0:
-		d.Category = UnlessInitCategory + " " + strings.Join(g.InitEntries, " ")
-	case len(g.FreshEntries) > 0:
-		d.Category = UnlessFreshCategory + " " + strings.Join(g.FreshEntries, " ")
-	case len(g.LockedEntries) > 0:
-		d.Category = UnlessLockedCategory + " " + strings.Join(g.LockedEntries, " ")
+	if !ModuleContext {
+		return d
+	}
+	var conds []string
+	for _, c := range []struct {
+		category string
+		entries  []string
+	}{{UnlessInitCategory, g.InitEntries}, {UnlessFreshCategory, g.FreshEntries}, {UnlessLockedCategory, g.LockedEntries}} {
+		if len(c.entries) > 0 {
+			conds = append(conds, c.category+" "+strings.Join(c.entries, " "))
+		}
+	}
+	if len(conds) > 0 {
+		d.Category = strings.Join(conds, ConditionSeparator)
 	}
 	return d
 }
+
+// ConditionSeparator joins the conditions of a finding's category, any
+// of which drops it.
+const ConditionSeparator = ";"
 
 // Dropped holds the positions ("file:line:col") of findings the driver
 // has found silenced by their callers in other packages: a -fix run, which
@@ -135,14 +147,14 @@ func silencedByCallers(pass *analysis.Pass, src *Source, g *Gap) bool {
 // entries, for the driver.
 func reportEntryCalls(pass *analysis.Pass, res *Result) {
 	for _, c := range res.EntryCalls {
-		ctx := "other"
+		ctx := "other " + c.View
 		switch {
 		case c.AtInit:
-			ctx = "init"
+			ctx = InitView
 		case c.Fresh:
-			ctx = "fresh"
+			ctx = FreshView
 		case c.Locked:
-			ctx = "locked"
+			ctx = LockedView
 		}
 		pass.Report(analysis.Diagnostic{Pos: c.Pos, Category: EntryCallCategory, Message: c.Entry + " " + ctx})
 	}

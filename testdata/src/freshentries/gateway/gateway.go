@@ -5,14 +5,14 @@ import "freshentries/schemas"
 
 func Fields(desc string) ([]string, error) {
 	p := schemas.NewParser()
-	s, err := p.Parse(desc) // want `\(\*freshentries/schemas.Parser\).Parse fresh`
+	s, err := p.Parse(desc) // want `\(\*freshentries/schemas.Parser\).Parse fresh` `\(\*freshentries/schemas.Parser\).Parse locked`
 	if err != nil {
 		return nil, err
 	}
 	return s.Fields, nil
 }
 
-func Name(desc string) (string, error) { return schemas.Decode(desc) }
+func Name(desc string) (string, error) { return schemas.Decode(desc) } // want `freshentries/schemas.Decode other locked`
 
 // FieldCount decodes a batch with one parser. The parser is reused across
 // the loop, but nothing in the loop shows it to anyone else.

@@ -5,6 +5,6 @@ import "freshentries/reach"
 
 func Lookup(def *reach.Definition, rel, target string) ([]string, bool) {
 	r := def.Reachability()
-	from := r.Entrypoints(rel) // want `\(\*freshentries/reach.Reachability\).Entrypoints fresh`
-	return from, r.Reaches(rel, target) // want `\(\*freshentries/reach.Reachability\).Reaches fresh`
+	from := r.Entrypoints(rel) // want `\(\*freshentries/reach.Reachability\).Entrypoints fresh` `\(\*freshentries/reach.Reachability\).Entrypoints locked`
+	return from, r.Reaches(rel, target) // want `\(\*freshentries/reach.Reachability\).Reaches fresh` `\(\*freshentries/reach.Reachability\).Reaches locked`
 }

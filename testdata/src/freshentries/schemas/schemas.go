@@ -67,7 +67,7 @@ func (p *Parser) flatten(fields, out []string) []string {
 // Decode parses one descriptor with a parser of its own.
 func Decode(desc string) (string, error) {
 	p := NewParser()
-	s, err := p.Parse(desc) // want `\(\*freshentries/schemas.Parser\).Parse fresh`
+	s, err := p.Parse(desc) // want `\(\*freshentries/schemas.Parser\).Parse fresh` `\(\*freshentries/schemas.Parser\).Parse locked`
 	if err != nil {
 		return "", err
 	}

@@ -7,7 +7,7 @@ import "freshentries/schemas"
 var parser = schemas.NewParser()
 
 func Fields(desc string) ([]string, error) {
-	s, err := parser.Parse(desc) // want `\(\*freshentries/schemas.Parser\).Parse other`
+	s, err := parser.Parse(desc) // want `\(\*freshentries/schemas.Parser\).Parse other fresh` `\(\*freshentries/schemas.Parser\).Parse other locked`
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 	"slices"
@@ -31,22 +32,43 @@ func (e *engine) findClaims(funcs []*ssa.Function) {
 	e.releasers = make(map[*ssa.Function]*types.Var)
 	claimed := make(map[*types.Var]bool)
 	inserts := make(map[*ssa.Function]*types.Var)
+	notClaims := make(map[*types.Var]bool) // busy flags also set without a test
 	for _, fn := range funcs {
-		if !e.hasLockCalls(fn) {
-			continue
-		}
+		locks := e.hasLockCalls(fn)
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				u, ok := instr.(*ssa.MapUpdate)
-				if !ok {
-					continue
-				}
-				if f := mapField(u.Map); f != nil && f.Pkg() == e.pkg.Pkg && insertsIfAbsent(u, f) {
-					e.claimInserts[u] = f
-					claimed[f] = true
-					inserts[fn] = f
+				switch x := instr.(type) {
+				case *ssa.MapUpdate:
+					if f := mapField(x.Map); locks && f != nil && f.Pkg() == e.pkg.Pkg && insertsIfAbsent(x, f) {
+						e.claimInserts[x] = f
+						claimed[f] = true
+						inserts[fn] = f
+					}
+				case *ssa.Store:
+					f, set := busyFlagStore(x)
+					if f == nil || f.Pkg() != e.pkg.Pkg || !set {
+						continue
+					}
+					if locks && setsIfUnset(x, f) {
+						e.claimInserts[x] = f
+						claimed[f] = true
+						inserts[fn] = f
+					} else {
+						notClaims[f] = true
+					}
 				}
 			}
+		}
+	}
+	for u, f := range e.claimInserts {
+		if notClaims[f] {
+			delete(e.claimInserts, u)
+			delete(claimed, f)
+		}
+	}
+	for fn, f := range inserts {
+		if notClaims[f] {
+			delete(inserts, fn)
 		}
 	}
 	if len(claimed) == 0 {
@@ -57,7 +79,11 @@ func (e *engine) findClaims(funcs []*ssa.Function) {
 	for _, fn := range funcs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
-				if f := claimDelete(instr); f != nil && claimed[f] {
+				f := claimDelete(instr)
+				if g, set := busyFlagStore(instr); g != nil && !set {
+					f = g
+				}
+				if f != nil && claimed[f] {
 					deletes[fn] = f
 					released[f] = true
 				}
@@ -103,6 +129,8 @@ func (e *engine) claimOp(instr ssa.Instruction) (lockOp, bool) {
 	var f *types.Var
 	if g, ok := e.claimInserts[instr]; ok {
 		op.kind, f = opAcquire, g
+	} else if g, set := busyFlagStore(instr); g != nil && !set && e.claimed(g) {
+		op.kind, f = opRelease, g
 	} else if c, ok := instr.(*ssa.Call); ok {
 		if g := claimDelete(c); g != nil && e.claimed(g) {
 			op.kind, f = opRelease, g
@@ -122,6 +150,129 @@ func (e *engine) claimOp(instr ssa.Instruction) (lockOp, bool) {
 }
 
 func (e *engine) claimed(f *types.Var) bool { return e.claimFields[f] }
+
+// Busy flags. A bool field that is set only where a test of it, in the
+// same function, found it unset and gave up otherwise (returned an
+// error, or waited and tested again), and that is cleared elsewhere, is
+// a claim too: one receiver at a time, one goroutine pumping a sink. As
+// with a claim map, the holder runs alone; objects are not told apart.
+
+// busyFlagStore returns the bool field instr stores a constant in, and
+// whether it sets it (true) or clears it (false); nil for any other
+// instruction, and for the fields of an object the function has just
+// allocated (a composite literal's).
+func busyFlagStore(instr ssa.Instruction) (*types.Var, bool) {
+	st, ok := instr.(*ssa.Store)
+	if !ok {
+		return nil, false
+	}
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil, false
+	}
+	if _, fresh := fa.X.(*ssa.Alloc); fresh {
+		return nil, false
+	}
+	c, ok := st.Val.(*ssa.Const)
+	if !ok || c.Value == nil || c.Value.Kind() != constant.Bool {
+		return nil, false
+	}
+	f := fieldVar(fa.X.Type(), fa.Field)
+	if f == nil {
+		return nil, false
+	}
+	return f, constant.BoolVal(c.Value)
+}
+
+// setsIfUnset reports whether the store st, setting the busy flag f,
+// runs only after a branch on f's value in the same object whose set
+// side gives up: it never joins the way through st (looping back to the
+// test is giving up too), as insertsIfAbsent asks of a claim map's insert.
+func setsIfUnset(st *ssa.Store, f *types.Var) bool {
+	obj := pathOf(st.Addr.(*ssa.FieldAddr).X).key()
+	var after map[*ssa.BasicBlock]bool
+	depth := 0
+	for b := st.Block().Idom(); b != nil && depth < 16; b, depth = b.Idom(), depth+1 {
+		cond := ifCond(b)
+		if cond == nil {
+			continue
+		}
+		negated, load, ok := testsFlag(cond, f, obj)
+		if !ok || unlocksBetween(load, st) {
+			continue // a test in an earlier section claims nothing
+		}
+		set := b.Succs[0] // where the flag was found set
+		if negated {
+			set = b.Succs[1]
+		}
+		if after == nil {
+			after = afterInstr(st)
+		}
+		if !reaches(set, st.Block()) || !joins(set, after, b) {
+			return true
+		}
+	}
+	return false
+}
+
+// testsFlag reports whether cond is the value of the flag f of the object
+// obj names, loaded (load), or its negation (negated).
+func testsFlag(cond ssa.Value, f *types.Var, obj pathKey) (negated bool, load *ssa.UnOp, ok bool) {
+	for range 4 {
+		not, isNot := cond.(*ssa.UnOp)
+		if !isNot || not.Op != token.NOT {
+			break
+		}
+		cond, negated = not.X, !negated
+	}
+	load, isLoad := cond.(*ssa.UnOp)
+	if !isLoad || load.Op != token.MUL {
+		return false, nil, false
+	}
+	fa, isField := load.X.(*ssa.FieldAddr)
+	if !isField || fieldVar(fa.X.Type(), fa.Field) != f || pathOf(fa.X).key() != obj {
+		return false, nil, false
+	}
+	return negated, load, true
+}
+
+// unlocksBetween reports whether a sync lock may be released on some way
+// from the instruction from to the instruction to, in one function.
+func unlocksBetween(from, to ssa.Instruction) bool {
+	releases := func(instr ssa.Instruction) bool {
+		c, ok := instr.(*ssa.Call)
+		if !ok {
+			return false
+		}
+		op, ok := syncLockOp(c.Common())
+		return ok && op.kind == opRelease
+	}
+	fb, tb := from.Block(), to.Block()
+	if fb == tb && !inLoop(fb) {
+		started := false
+		for _, instr := range fb.Instrs {
+			switch {
+			case instr == from:
+				started = true
+			case instr == to:
+				return false
+			case started && releases(instr):
+				return true
+			}
+		}
+	}
+	// Every block on a way from fb to tb, the two ends included in full.
+	for _, b := range fb.Parent().Blocks {
+		if (b == fb || reaches(fb, b)) && (b == tb || reaches(b, tb)) {
+			for _, instr := range b.Instrs {
+				if releases(instr) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
 
 // claimDelete returns the map field a delete(x.f, k) removes from.
 func claimDelete(instr ssa.Instruction) *types.Var {

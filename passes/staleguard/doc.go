@@ -115,7 +115,10 @@
 // use"), when every writer of the state read is such a method or runs
 // only under one (a test clock the test's goroutine moves); guard and mutation in one section; an entry keyed by
 // the *http.Request of one ServeHTTP call, which no other call holds; an outer lock held
-// across both sections (a textproto.Pipeline turn counts as one; so does
+// across both sections (a textproto.Pipeline turn counts as one, and so
+// does a busy flag: a bool field set, in the section that found it unset,
+// only where the code gives up or waits while it is set, and cleared
+// later, as one receiver at a time claims a stream; so does
 // a lock every caller holds (a method value handed out, or a call through
 // an interface, counts as a caller holding none) when the state's other
 // writers hold it too (where the state belongs to another package's

@@ -46,7 +46,13 @@ func (e *engine) findClaims(funcs []*ssa.Function) {
 					}
 				case *ssa.Store:
 					f, set := busyFlagStore(x)
-					if f == nil || f.Pkg() != e.pkg.Pkg || !set {
+					if f == nil {
+						if g := boolFieldStored(x); g != nil {
+							notClaims[g] = true // set to a value computed: maybe true, untested
+						}
+						continue
+					}
+					if f.Pkg() != e.pkg.Pkg || f.Exported() || !set {
 						continue
 					}
 					if locks && setsIfUnset(x, f) {
@@ -182,6 +188,23 @@ func busyFlagStore(instr ssa.Instruction) (*types.Var, bool) {
 		return nil, false
 	}
 	return f, constant.BoolVal(c.Value)
+}
+
+// boolFieldStored returns the bool field the store st writes, whatever
+// the value; nil when it writes something else.
+func boolFieldStored(st *ssa.Store) *types.Var {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		return nil
+	}
+	f := fieldVar(fa.X.Type(), fa.Field)
+	if f == nil {
+		return nil
+	}
+	if b, ok := f.Type().Underlying().(*types.Basic); ok && b.Kind() == types.Bool {
+		return f
+	}
+	return nil
 }
 
 // setsIfUnset reports whether the store st, setting the busy flag f,

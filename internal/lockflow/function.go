@@ -393,7 +393,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 						}
 					}
 				}
-				if len(s) > 0 {
+				if slices.ContainsFunc(s, func(h heldLock) bool { return h.mode == Write }) {
 					e.lockedCalls[instr] = true
 				}
 				if i, ok := calledParam(fn, x); ok {

@@ -58,18 +58,28 @@ type InitEntry struct {
 func (*InitEntry) AFact()         {}
 func (*InitEntry) String() string { return "init entry" }
 
-// EntryCall is one use, in this package, of another package's InitEntry
-// function.
+// EntryCall is one use, in this package, of another package's entry
+// function (an init, fresh or locked entry).
 type EntryCall struct {
-	Pos    token.Pos
-	Entry  string // the function's types.Func.FullName
-	AtInit bool   // a static call from code run only at initialisation
-	Fresh  bool   // a call of a FreshEntry on an object the caller just made
-	Locked bool   // a call of a LockedEntry made with a lock held
-	// View is the condition the record answers ("init", "fresh" or
-	// "locked"): a function marked for two conditions gets a record for
-	// each, and a use good for one may count against the other.
+	Pos   token.Pos
+	Entry string // the function's types.Func.FullName
+	// View is the condition the record answers (InitView, FreshView or
+	// LockedView): a function marked for two conditions gets a record
+	// for each, and a use good for one may count against the other.
 	View string
+	// Good: the use is of the kind View needs (a static call at
+	// initialisation, a call on an object the caller just made, a call
+	// made with a lock held).
+	Good bool
+}
+
+// recorded reports whether a use of entry of this view and kind is
+// already recorded: one record per entry, view and kind is all the driver
+// counts.
+func (e *engine) recorded(entry, view string, good bool) bool {
+	return slices.ContainsFunc(e.res.EntryCalls, func(c EntryCall) bool {
+		return c.Entry == entry && c.View == view && c.Good == good
+	})
 }
 
 // The conditions an entry call answers (EntryCall.View).
@@ -205,8 +215,8 @@ func (e *engine) recordEntryCalls(funcs []*ssa.Function) {
 					if !pos.IsValid() && len(e.pass.Files) > 0 {
 						pos = e.pass.Files[0].Package
 					}
-					c := EntryCall{Pos: pos, Entry: f.Object().(*types.Func).FullName(), AtInit: call && atInit, View: InitView}
-					if !slices.ContainsFunc(e.res.EntryCalls, func(o EntryCall) bool { return o.Entry == c.Entry && o.AtInit == c.AtInit }) {
+					c := EntryCall{Pos: pos, Entry: f.Object().(*types.Func).FullName(), View: InitView, Good: call && atInit}
+					if !e.recorded(c.Entry, c.View, c.Good) {
 						e.res.EntryCalls = append(e.res.EntryCalls, c) // the driver counts kinds of use, not calls
 					}
 				}

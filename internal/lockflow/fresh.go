@@ -215,8 +215,8 @@ func (e *engine) markFreshEntries() {
 			marked[obj] = i
 			g.FreshEntries = append(g.FreshEntries, obj.FullName())
 			e.pass.ExportObjectFact(obj, &FreshEntry{Module: e.thisModule(), Arg: i})
-			if pos, used := fresh[obj]; used && !slices.ContainsFunc(e.res.EntryCalls, func(c EntryCall) bool { return c.Entry == obj.FullName() }) {
-				e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, g.Fn), Entry: obj.FullName(), Fresh: true, View: FreshView})
+			if pos, used := fresh[obj]; used && !e.recorded(obj.FullName(), FreshView, true) {
+				e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, g.Fn), Entry: obj.FullName(), View: FreshView, Good: true})
 			}
 		}
 		slices.Sort(g.FreshEntries)
@@ -324,21 +324,20 @@ func (e *engine) recordFreshCalls(funcs []*ssa.Function) {
 		return
 	}
 	fresh, other := e.freshUses(funcs, entries)
-	e.recordUses(entries, fresh, other, EntryCall{Fresh: true, View: FreshView})
+	e.recordUses(entries, fresh, other, FreshView)
 }
 
-// recordUses adds, for each entry, a record of its first good use (as
-// kind says) and of its first other use, in the order of their names.
-func (e *engine) recordUses(entries map[*types.Func]int, good, other map[*types.Func]token.Pos, kind EntryCall) {
+// recordUses adds, for each entry, a record of its first use good for the
+// condition view names and of its first other use, in the order of their
+// names.
+func (e *engine) recordUses(entries map[*types.Func]int, good, other map[*types.Func]token.Pos, view string) {
 	var calls []EntryCall
 	for obj := range entries {
 		if pos, used := good[obj]; used {
-			c := kind
-			c.Pos, c.Entry = e.validPos(pos, nil), obj.FullName()
-			calls = append(calls, c)
+			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName(), View: view, Good: true})
 		}
 		if pos, used := other[obj]; used {
-			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName(), View: kind.View})
+			calls = append(calls, EntryCall{Pos: e.validPos(pos, nil), Entry: obj.FullName(), View: view})
 		}
 	}
 	slices.SortFunc(calls, func(a, b EntryCall) int { return strings.Compare(a.Entry, b.Entry) })

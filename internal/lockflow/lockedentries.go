@@ -212,8 +212,8 @@ func (e *engine) lockedCondition(fns []*ssa.Function) (names []string, ok bool) 
 		names = append(names, name)
 		e.pass.ExportObjectFact(obj, &LockedEntry{Module: e.thisModule()})
 		pos, used := locked[obj]
-		if used && e.noLockedRecord(name) {
-			e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, fns[0]), Entry: name, Locked: true, View: LockedView})
+		if used && !e.recorded(name, LockedView, true) {
+			e.res.EntryCalls = append(e.res.EntryCalls, EntryCall{Pos: e.validPos(pos, fns[0]), Entry: name, View: LockedView, Good: true})
 		}
 	}
 	slices.Sort(names)
@@ -242,12 +242,6 @@ func (e *engine) lockedOrFresh(call *ssa.Call, caller *ssa.Function) bool {
 	return e.freshArg(c.Args[0], caller, call)
 }
 
-// noLockedRecord reports whether no locked call of entry has been recorded
-// yet: one record per entry and kind of use is all the driver counts.
-func (e *engine) noLockedRecord(entry string) bool {
-	return !slices.ContainsFunc(e.res.EntryCalls, func(c EntryCall) bool { return c.Entry == entry && c.Locked })
-}
-
 // depLockedEntries returns the functions of the package's dependencies,
 // in this module, marked as locked entries.
 func (e *engine) depLockedEntries() map[*types.Func]int {
@@ -270,7 +264,7 @@ func (e *engine) recordLockedCalls(funcs []*ssa.Function) {
 	locked, other := e.entryUses(funcs, entries, true, func(call *ssa.Call, caller *ssa.Function, _ int) bool {
 		return e.lockedOrFresh(call, caller)
 	})
-	e.recordUses(entries, locked, other, EntryCall{Locked: true, View: LockedView})
+	e.recordUses(entries, locked, other, LockedView)
 }
 
 // dispatchingTo returns the package's interface calls (test files aside)

@@ -148,13 +148,8 @@ func silencedByCallers(pass *analysis.Pass, src *Source, g *Gap) bool {
 func reportEntryCalls(pass *analysis.Pass, res *Result) {
 	for _, c := range res.EntryCalls {
 		ctx := "other " + c.View
-		switch {
-		case c.AtInit:
-			ctx = InitView
-		case c.Fresh:
-			ctx = FreshView
-		case c.Locked:
-			ctx = LockedView
+		if c.Good {
+			ctx = c.View
 		}
 		pass.Report(analysis.Diagnostic{Pos: c.Pos, Category: EntryCallCategory, Message: c.Entry + " " + ctx})
 	}

@@ -45,6 +45,11 @@ func (e *engine) findClaims(funcs []*ssa.Function) {
 						inserts[fn] = f
 					}
 				case *ssa.Store:
+					if fa, ok := x.Addr.(*ssa.FieldAddr); ok {
+						if _, fresh := fa.X.(*ssa.Alloc); fresh {
+							continue // a new object's initial value: no one else holds it yet
+						}
+					}
 					f, set := busyFlagStore(x)
 					if f == nil {
 						if g := boolFieldStored(x); g != nil {

@@ -26,6 +26,12 @@ type stream struct {
 	result    error
 }
 
+// newStream spells the flag's initial value out: the new stream is no
+// one else's yet, so the flag stays a claim.
+func newStream(src frameSource) *stream {
+	return &stream{src: src, receiving: false}
+}
+
 func (s *stream) claim() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -207,6 +213,55 @@ func (r *relay) next() (string, error) {
 		r.mu.Lock() // want `r.mu is locked again after the section that checked`
 		r.ended = true
 		r.mu.Unlock()
+	}
+	return frame, err
+}
+
+// framePump tests its flag in one section and sets it in the next: two
+// callers can both find it unset, so it claims nothing, and the gap in
+// the work it guards is reported too.
+type framePump struct {
+	mu      sync.Mutex
+	src     frameSource
+	running bool
+	ended   bool
+}
+
+func (p *framePump) start() error {
+	p.mu.Lock()
+	running := p.running
+	p.mu.Unlock()
+	if running {
+		return errReceiving
+	}
+	p.mu.Lock() // want `p.mu is locked again after the section that checked`
+	p.running = true
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *framePump) stop() {
+	p.mu.Lock()
+	p.running = false
+	p.mu.Unlock()
+}
+
+func (p *framePump) Next() (string, error) {
+	if err := p.start(); err != nil {
+		return "", err
+	}
+	defer p.stop()
+	p.mu.Lock()
+	ended := p.ended
+	p.mu.Unlock()
+	if ended {
+		return "", io.EOF
+	}
+	frame, last, err := p.src.Next()
+	if err == nil && last {
+		p.mu.Lock() // want `p.mu is locked again after the section that checked`
+		p.ended = true
+		p.mu.Unlock()
 	}
 	return frame, err
 }

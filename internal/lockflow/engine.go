@@ -2273,6 +2273,21 @@ func (fs *funcState) foundValue(v ssa.Value) bool {
 	case *ssa.Call:
 		ri, read := fs.readIdx[x]
 		return read && fs.reads[ri].found
+	case *ssa.BinOp:
+		// return len(c.pending) > 0: the test a caller would have
+		// written inline, and it counts as that test. (Not a nil test:
+		// return c.conn != nil says whether the object is set up, not
+		// whether an entry is there.)
+		subject, _, ok := existenceTest(x)
+		if !ok || !testsLen(x) {
+			return false
+		}
+		instr, ok := subject.(ssa.Instruction)
+		if !ok {
+			return false
+		}
+		_, read := fs.readIdx[instr]
+		return read
 	}
 	return false
 }

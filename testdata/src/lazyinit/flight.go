@@ -120,3 +120,29 @@ func (t *RetriedTunnels) Open(peer string) (*Tunnel, error) {
 	})
 	return tun, err
 }
+
+// HostCache puts the group before the lock: the store under the write
+// lock is of the result the flight for that host handed every caller.
+// Silent: the racers of one flight store the same address.
+type HostCache struct {
+	mu    sync.RWMutex
+	addrs map[string]*Conn
+	group singleflight.Group
+}
+
+func (r *HostCache) Resolve(host string) (*Conn, error) {
+	r.mu.RLock()
+	c, ok := r.addrs[host]
+	r.mu.RUnlock()
+	if ok {
+		return c, nil
+	}
+	v, err, _ := r.group.Do(host, func() (any, error) { return dial(host) })
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.addrs[host] = v.(*Conn)
+	r.mu.Unlock()
+	return v.(*Conn), nil
+}

@@ -874,7 +874,11 @@ func (fs *funcState) computeTaint() {
 						reached := false
 						if a := fs.localRoot(x.X); a != nil {
 							var vals []ssa.Value
-							if vals, reached = fs.reachingOf(x, a); reached {
+							if vals, reached = fs.refilledCopy(x, a); reached {
+								for _, v := range vals {
+									t.unionWith(fs.taint[v])
+								}
+							} else if vals, reached = fs.reachingOf(x, a); reached {
 								for _, v := range vals {
 									t.unionWith(fs.taint[v])
 								}
@@ -1366,6 +1370,40 @@ func (fs *funcState) reachingValues(load *ssa.UnOp, a *ssa.Alloc) (vals []ssa.Va
 	vals = append(vals, defs[best].val)
 	for _, d := range partial {
 		vals = append(vals, d.val)
+	}
+	return vals, true
+}
+
+// refilledCopy returns, for a load of the whole of the local struct
+// variable a, the values stored into its fields when every field was
+// assigned after the last assignment of the whole (rec := m[k];
+// rec.data = d; rec.expires = t; m[k] = rec): what the load reads carries
+// nothing of the copy made first.
+func (fs *funcState) refilledCopy(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bool) {
+	if load.X != a {
+		return nil, false
+	}
+	st, ok := deref(a.Type()).Underlying().(*types.Struct)
+	if !ok || st.NumFields() == 0 {
+		return nil, false
+	}
+	whole, partial, ok := fieldDefs(a, -1)
+	if !ok || len(partial) < st.NumFields() {
+		return nil, false
+	}
+	var vals []ssa.Value
+	for f := range st.NumFields() {
+		cands := slices.Clip(whole)
+		for _, d := range partial {
+			if st, ok := d.instr.(*ssa.Store); ok && st.Addr.(*ssa.FieldAddr).Field == f {
+				cands = append(cands, d)
+			}
+		}
+		i := fs.soleReaching(len(cands), func(i int) ssa.Instruction { return cands[i].instr }, load)
+		if i < len(whole) {
+			return nil, false // the field still holds what the copy held (or either)
+		}
+		vals = append(vals, cands[i].val)
 	}
 	return vals, true
 }

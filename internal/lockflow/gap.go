@@ -550,6 +550,14 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				g.Kind, g.CopyRecheck = LazyInit, at
 				break
 			}
+			if steps, ok := containerSteps(r.loc); ok && w.kind == writeStore && w.stored != nil && !fs.taint[w.stored].has(ri) &&
+				w.loc.Root == r.loc.Root && w.loc.Steps == steps {
+				// The entry was missing, so the whole map is replaced by a
+				// new one got from elsewhere (a snapshot fetched again):
+				// the decision to refresh needs no re-check, and nothing
+				// of what A saw is written back.
+				return nil
+			}
 			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) && !drawn(w.stored) {
 				return nil // a memo of a plain value: both racers store the same thing
 			}
@@ -2812,17 +2820,23 @@ func (fs *funcState) claims(w2 *writeSite, ri int, w *writeSite) bool {
 // replacesContainer reports whether the call instr also stores the map or
 // slice that holds loc (e.g. m = make(...) before filling m[k]).
 func (fs *funcState) replacesContainer(instr ssa.Instruction, loc Path) bool {
-	steps := strings.TrimSuffix(loc.Steps, "[];")
-	if steps == loc.Steps {
+	steps, ok := containerSteps(loc)
+	if !ok {
 		return false
 	}
-	steps = strings.TrimSuffix(steps, "*;")
 	for _, w := range fs.writes {
 		if w.instr == instr && w.loc.Root == loc.Root && w.loc.Steps == steps {
 			return true
 		}
 	}
 	return false
+}
+
+// containerSteps returns the steps to the map or slice holding the
+// element loc, and whether loc is an element.
+func containerSteps(loc Path) (string, bool) {
+	steps, isElement := strings.CutSuffix(loc.Steps, "[];")
+	return strings.TrimSuffix(steps, "*;"), isElement
 }
 
 // madeIn reports whether v is computed inside the section of lock k that

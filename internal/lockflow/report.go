@@ -50,6 +50,14 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		why = fmt.Sprintf("the removal is decided by %s, read %s, and an entry stored since would be removed; re-check it %s", name, w.ReadSection, w.ThisSection)
 	case kind == LazyInit && g.FoundBy:
 		why = fmt.Sprintf("the entry %s looked for was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and store only if it is still missing", name, missing(g), w.ReadSection, w.ThisSection)
+	case kind == LazyInit && g.Emptiness && !g.OrStale:
+		// len(c.items) == 0 found nothing to replace: say what was
+		// tested, and that what was added since is what it missed.
+		said := name + " said " + g.ReadLoc.String() + " was"
+		if name == g.ReadLoc.String() {
+			said = name + " was found"
+		}
+		why = fmt.Sprintf("%s empty %s, but another goroutine may have added to it since; test it again %s and go on only if it is still empty", said, w.ReadSection, w.ThisSection)
 	case kind == LazyInit:
 		why = fmt.Sprintf("%s was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, missing(g), w.ReadSection, w.ThisSection)
 	case kind == LostUpdate && g.Copied:

@@ -75,3 +75,18 @@ func (c *canceller) Exclusive(id string, cancel context.CancelFunc) error {
 	c.mu.Unlock()
 	return nil
 }
+
+// StartAlone is Exclusive with the count taken inline: what it missed is
+// a request added since, not an entry it would replace.
+func (c *canceller) StartAlone(id string, cancel context.CancelFunc) error {
+	c.mu.Lock()
+	n := len(c.inFlight)
+	c.mu.Unlock()
+	if n != 0 {
+		return errBusyCanceller
+	}
+	c.mu.Lock() // want `c.mu is locked again after the section that checked: n said c.inFlight was empty in an earlier section, but another goroutine may have added to it since; test it again in this section and go on only if it is still empty`
+	c.inFlight[id] = cancel
+	c.mu.Unlock()
+	return nil
+}

@@ -4,7 +4,9 @@
 # Runs lockgap over the pinned real-world modules (modules.txt, or those
 # given) and compares what it reports with findings.tsv, the reviewed list:
 # module@version, file, line, pass, message, verdict, reason. Prints the
-# findings that appeared and those that disappeared; a change in
+# findings that appeared (+) and those that disappeared (-), and those
+# reported at the same place by the same pass in other words (~, a
+# message reworded: the verdict is kept); a change in
 # precision shows up here in review. With -update, rewrites findings.tsv
 # keeping the verdicts of findings that are still reported (new ones get
 # verdict "?" to be reviewed). Exit 1 if anything differs (or panicked).
@@ -120,10 +122,29 @@ scope = {k: v for k, v in golden.items() if k[0].split("@")[0] in ran}
 cur = {key(c): c for c in current}
 added = [c for k, c in cur.items() if k not in golden]
 removed = [v for k, v in scope.items() if k not in cur]
+# A finding reported at the same place by the same pass, in other words
+# (the message reworded), is the same finding: it keeps its verdict.
+def place(cols): return tuple(cols[:4])
+gone_at = {}
+for v in removed:
+    gone_at.setdefault(place(v), []).append(v)
+added_at = {}
+for c in added:
+    added_at.setdefault(place(c), []).append(c)
+reworded = {}
+for at, cs in added_at.items():
+    if len(cs) == 1 and len(gone_at.get(at, [])) == 1:
+        old = gone_at[at][0]
+        reworded[key(cs[0])] = list(cs[0][:5]) + list(old[5:])
+added = [c for c in added if key(c) not in reworded]
+removed = [v for v in removed if not any(place(v) == place(r) for r in reworded.values())]
+for k, r in reworded.items():
+    print("~ " + "\t".join(r[:5]) + "\t(reworded; was " + (r[5] if len(r) > 5 else "?") + ", kept)")
 for c in added:
     print("+ " + "\t".join(c[:5]))
 for v in removed:
     print("- " + "\t".join(v[:5]) + "\t(was " + (v[5] if len(v) > 5 else "?") + ")")
+golden.update(reworded)
 verdicts = [golden.get(k, list(c) + ["?", ""])[5] for k, c in cur.items()]
 true, false = verdicts.count("true"), verdicts.count("false")
 print(f"{len(cur)} findings: {true} true, {false} false, {len(cur) - true - false} unreviewed"
@@ -136,6 +157,6 @@ if update:
             keep[k] = golden.get(k, list(c) + ["?", ""])
         for k in sorted(keep):
             f.write("\t".join(keep[k]) + "\n")
-sys.exit(1 if added or removed else 0)
+sys.exit(1 if added or removed or reworded else 0)
 PY
 [ ! -f "$work/panicked" ]

@@ -285,7 +285,10 @@
 //
 // What counts as the decision and its sections also follows helpers the
 // lock's conventions name: a helper that reports whether it found an entry
-// (if c.Has(k) { return }; c.Put(k, v)) decides on existence; a struct read
+// (if c.Has(k) { return }; c.Put(k, v)) decides on existence, and so does
+// one that answers len(c.pending) > 0 (or == 0), as the test inline would
+// (a CancelAll that cancels whatever is in flight once a stale test said
+// something was is silent, since the loop finds what is there now); a struct read
 // whole into a local under the lock and tested field by field later is a
 // read of that state; a helper named ...Locked, or whose doc comment says
 // the lock must be held, reads and writes in its caller's section, while a

@@ -423,6 +423,54 @@ func Booking(b boxoffice.Booker) func(seats.Seat, string) bool { return b.Book }
 	check(false, bin, "./...")
 }
 
+// TestLockedEntriesThroughPrivateInterface: the dock calls its bays
+// through an interface of its own, unexported, under its lock. Take's
+// signature names no type of the module, so converting Bays to an
+// interface any package could declare counts against the condition; to
+// the dock's own interface it does not, and the calls made through it
+// are counted where they are made.
+func TestLockedEntriesThroughPrivateInterface(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds lockgap and runs the go command")
+	}
+	read := func(name string) string { return readFixture(t, "lockedentries", "example.com/dock", name) }
+	src := read("bays/bays.go")
+	finding := findingAt(src, "bays.go", "b.mu.Lock", "b.mu is locked again")
+	m := newEntryModule(t, map[string]string{
+		"go.mod":       "module example.com/dock\n\ngo 1.26.0\n",
+		"bays/bays.go": src,
+		"dock/dock.go": read("dock/dock.go"),
+		"cmd/dock/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/dock/dock"
+)
+
+func main() {
+	d := dock.New()
+	fmt.Println(d.Assign("truck-1", 4))
+}
+`,
+	}, finding)
+	m.check(false, m.bin, "./...")
+	m.check(true, "go", "vet", "-vettool="+m.bin, "./...")
+	// An exported interface of the same method set: any package,
+	// in the module or not, may call Take through one.
+	m.write("yard/yard.go", `package yard
+
+import "example.com/dock/bays"
+
+type Taker interface{ Take(n int, truck string) bool }
+
+var Spare Taker = bays.New()
+`)
+	m.check(true, m.bin, "./...")
+	m.remove("yard")
+	m.check(false, m.bin, "./...")
+}
+
 // TestLockedReentry: a reader that takes its read lock again hangs only
 // if a writer locks in between. The segment index's Heads does, and is
 // exported; the driver drops the finding when every call in the module

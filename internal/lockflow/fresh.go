@@ -85,7 +85,7 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, d
 	}
 	// A type that has the method in its method set lets an interface
 	// call, or a generic function's body, reach it.
-	reaches := func(t types.Type, orPointer, converted bool, pos token.Pos) {
+	reaches := func(t types.Type, orPointer bool, converted types.Type, pos token.Pos) {
 		typs := []types.Type{t}
 		if _, isPtr := t.(*types.Pointer); orPointer && !isPtr {
 			typs = append(typs, types.NewPointer(t))
@@ -94,7 +94,7 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, d
 			ms := types.NewMethodSet(typ)
 			for i := 0; i < ms.Len(); i++ {
 				if f, ok := entryOf(ms.At(i).Obj()); ok {
-					if converted && dispatch && moduleBound(f, e.thisModule()) {
+					if converted != nil && dispatch && (moduleBound(f, e.thisModule()) || e.privateInterface(converted)) {
 						continue // its interface calls are counted below
 					}
 					if debugEnabled {
@@ -113,7 +113,7 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, d
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				if mi, ok := instr.(*ssa.MakeInterface); ok {
-					reaches(mi.X.Type(), false, true, mi.Pos())
+					reaches(mi.X.Type(), false, mi.Type(), mi.Pos())
 				}
 				if c, ok := instr.(ssa.CallInstruction); ok && dispatch && c.Common().IsInvoke() {
 					for obj, arg := range entries {
@@ -165,7 +165,7 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, d
 				continue
 			}
 			for i := 0; i < inst.TypeArgs.Len(); i++ {
-				reaches(inst.TypeArgs.At(i), true, false, id.Pos())
+				reaches(inst.TypeArgs.At(i), true, nil, id.Pos())
 			}
 		}
 	}

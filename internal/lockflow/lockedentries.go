@@ -331,6 +331,19 @@ func landsIn(called *types.Func, iface types.Type, m *types.Func) bool {
 // in module mod: no interface declared outside the module can then
 // include m, so a call through an interface that may land in m is made
 // in a package of the module, where the driver sees it.
+// privateInterface reports whether t is an interface type the package
+// declares unexported (a collection's windowAverager): the package
+// converts its values to it to call them itself, and those calls are
+// counted where they are made, as any interface call in the module is.
+func (e *engine) privateInterface(t types.Type) bool {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || !types.IsInterface(named) || e.pass == nil {
+		return false
+	}
+	obj := named.Obj()
+	return !obj.Exported() && obj.Pkg() == e.pass.Pkg
+}
+
 func moduleBound(m *types.Func, mod string) bool {
 	inModule := func(t types.Type) bool {
 		found := false

@@ -188,6 +188,7 @@ type funcState struct {
 	outs     map[ssa.Instruction][]*ssa.Alloc
 	reaching map[*ssa.UnOp][]ssa.Value
 	mayReach map[*ssa.UnOp][]ssa.Value // mayReachOf, memoised
+	refilled map[*ssa.UnOp][]ssa.Value // refilledCopy, memoised (nil: not refilled)
 
 	dropsCallerLock map[pathKey]bool // locks released here without being taken here
 
@@ -1383,6 +1384,21 @@ func (fs *funcState) refilledCopy(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bo
 	if load.X != a {
 		return nil, false
 	}
+	if vals, ok := fs.refilled[load]; ok {
+		return vals, vals != nil
+	}
+	vals, ok := fs.refilledNow(load, a)
+	if fs.refilled == nil {
+		fs.refilled = make(map[*ssa.UnOp][]ssa.Value)
+	}
+	if !ok {
+		vals = nil
+	}
+	fs.refilled[load] = vals
+	return vals, ok
+}
+
+func (fs *funcState) refilledNow(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bool) {
 	st, ok := deref(a.Type()).Underlying().(*types.Struct)
 	if !ok || st.NumFields() == 0 {
 		return nil, false

@@ -704,51 +704,6 @@ func flightCall(c *ssa.CallCommon) flight {
 	return noFlight
 }
 
-// flightResult reports whether v is what a singleflight group's Do (or
-// DoEx) returned for a key among keys, or a part of it: the shared
-// result, type-asserted, boxed, or a field of it. (A key the flight's
-// closure captures is loaded from its variable at each use.)
-func (fs *funcState) flightResult(v ssa.Value, keys []ssa.Value, depth int) bool {
-	if depth > 6 {
-		return false
-	}
-	switch x := v.(type) {
-	case *ssa.MakeInterface:
-		return fs.flightResult(x.X, keys, depth+1)
-	case *ssa.ChangeInterface:
-		return fs.flightResult(x.X, keys, depth+1)
-	case *ssa.ChangeType:
-		return fs.flightResult(x.X, keys, depth+1) // a type parameter's value boxed
-	case *ssa.TypeAssert:
-		return fs.flightResult(x.X, keys, depth+1)
-	case *ssa.Field:
-		return fs.flightResult(x.X, keys, depth+1)
-	case *ssa.UnOp:
-		if fa, ok := x.X.(*ssa.FieldAddr); ok && x.Op == token.MUL {
-			return fs.flightResult(fa.X, keys, depth+1)
-		}
-	case *ssa.Extract:
-		if ta, ok := x.Tuple.(*ssa.TypeAssert); ok && x.Index == 0 {
-			return fs.flightResult(ta.X, keys, depth+1) // v, ok := res.(*T)
-		}
-		call, ok := x.Tuple.(*ssa.Call)
-		if !ok || x.Index != 0 || flightCall(call.Common()) == noFlight {
-			return false
-		}
-		name, _, _ := calledMethod(call.Common())
-		if name == "DoChan" {
-			return false
-		}
-		for _, arg := range call.Common().Args {
-			if b, ok := arg.Type().Underlying().(*types.Basic); ok && b.Kind() == types.String &&
-				slices.ContainsFunc(keys, func(k ssa.Value) bool { return fs.assigned(boxed(k)) == fs.assigned(arg) }) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // calledMethod returns the name and signature of what c calls: the
 // interface method it invokes, or its static callee.
 func calledMethod(c *ssa.CallCommon) (string, *types.Signature, bool) {

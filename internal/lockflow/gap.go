@@ -577,12 +577,6 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				// racer gets, and stores, the same child.
 				return nil
 			}
-			if w.stored != nil && w.keyKnown && fs.flightResult(w.stored, w.keyFrom, 0) {
-				// What a singleflight group handed back for the key it is
-				// stored under: the racers of one flight store the same
-				// value, and a later flight's is a fresher load of it.
-				return nil
-			}
 			if w.stored != nil && fs.madeIn(fs.assigned(w.stored), w.held, h.key) && !fs.handedBack(w.stored) {
 				// Recomputed under the write lock and kept private: a
 				// racer's entry is replaced by an equivalent one.

@@ -131,9 +131,7 @@
 // racer's record is replaced by an equal one; nor memoising the children
 // a Prometheus metrics vector hands out for a set of labels (the vector
 // hands every caller the same child), a constant, or a package variable
-// set only at init; nor storing what a singleflight group's Do returned
-// for the key the entry is stored under (the racers of one flight store
-// the same value). A miss answered by replacing the whole map with one
+// set only at init. A miss answered by replacing the whole map with one
 // got from elsewhere (the table fetched again) is a refresh, not a fill,
 // and a copy of an entry whose every field is assigned again before it is
 // stored back (an expired cache record refilled) writes back nothing the

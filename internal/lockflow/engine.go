@@ -2275,11 +2275,12 @@ func (fs *funcState) foundValue(v ssa.Value) bool {
 		return read && fs.reads[ri].found
 	case *ssa.BinOp:
 		// return len(c.pending) > 0: the test a caller would have
-		// written inline, and it counts as that test. (Not a nil test:
-		// return c.conn != nil says whether the object is set up, not
-		// whether an entry is there.)
-		subject, _, ok := existenceTest(x)
-		if !ok || !testsLen(x) {
+		// written inline, and it counts as that test. Only where true
+		// means there, as a found result does (len(c.buff) == 0 says the
+		// opposite); and not a nil test: return c.conn != nil says
+		// whether the object is set up, not whether an entry is there.
+		subject, missing, ok := existenceTest(x)
+		if !ok || missing != 1 || !testsLen(x) {
 			return false
 		}
 		instr, ok := subject.(ssa.Instruction)

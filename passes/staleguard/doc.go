@@ -286,7 +286,7 @@
 // What counts as the decision and its sections also follows helpers the
 // lock's conventions name: a helper that reports whether it found an entry
 // (if c.Has(k) { return }; c.Put(k, v)) decides on existence, and so does
-// one that answers len(c.pending) > 0 (or == 0), as the test inline would
+// one that answers len(c.pending) > 0 (true where there is something), as the test inline would
 // (a CancelAll that cancels whatever is in flight once a stale test said
 // something was is silent, since the loop finds what is there now); a struct read
 // whole into a local under the lock and tested field by field later is a

@@ -13,7 +13,8 @@ var (
 
 // canceller tracks the requests in flight so that an operator can cancel
 // them all. cancellable answers with the test a caller would write
-// inline, len(c.inFlight) > 0, and counts as that test.
+// inline, len(c.inFlight) > 0, and counts as that test. (idle, whose true
+// means empty, does not: a found result's true means there.)
 type canceller struct {
 	mu       sync.Mutex
 	inFlight map[string]context.CancelFunc
@@ -52,16 +53,6 @@ func (c *canceller) CancelAll() error {
 	}
 	c.mu.Unlock()
 	return nil
-}
-
-// Sweep is the same through the other spelling of the test. Silent.
-func (c *canceller) Sweep() {
-	if c.idle() {
-		return
-	}
-	c.mu.Lock()
-	clear(c.inFlight)
-	c.mu.Unlock()
 }
 
 // Exclusive starts a request that must run alone, trusting a test that

@@ -1339,17 +1339,23 @@ func (fs *funcState) tupleRead(x *ssa.Extract) (int, bool) {
 
 // reachingOf memoises reachingValues across the rounds of computeTaint.
 func (fs *funcState) reachingOf(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bool) {
-	if r, ok := fs.reaching[load]; ok {
+	return memoisedValues(&fs.reaching, load, func() ([]ssa.Value, bool) { return fs.reachingValues(load, a) })
+}
+
+// memoisedValues answers for load from *memo, computing the answer once;
+// a nil entry records "no answer".
+func memoisedValues(memo *map[*ssa.UnOp][]ssa.Value, load *ssa.UnOp, compute func() ([]ssa.Value, bool)) ([]ssa.Value, bool) {
+	if r, ok := (*memo)[load]; ok {
 		return r, r != nil
 	}
-	vals, ok := fs.reachingValues(load, a)
-	if fs.reaching == nil {
-		fs.reaching = make(map[*ssa.UnOp][]ssa.Value)
+	vals, ok := compute()
+	if *memo == nil {
+		*memo = make(map[*ssa.UnOp][]ssa.Value)
 	}
 	if !ok {
 		vals = nil
 	}
-	fs.reaching[load] = vals
+	(*memo)[load] = vals
 	return vals, ok
 }
 
@@ -1384,18 +1390,7 @@ func (fs *funcState) refilledCopy(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bo
 	if load.X != a {
 		return nil, false
 	}
-	if vals, ok := fs.refilled[load]; ok {
-		return vals, vals != nil
-	}
-	vals, ok := fs.refilledNow(load, a)
-	if fs.refilled == nil {
-		fs.refilled = make(map[*ssa.UnOp][]ssa.Value)
-	}
-	if !ok {
-		vals = nil
-	}
-	fs.refilled[load] = vals
-	return vals, ok
+	return memoisedValues(&fs.refilled, load, func() ([]ssa.Value, bool) { return fs.refilledNow(load, a) })
 }
 
 func (fs *funcState) refilledNow(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, bool) {

@@ -1406,7 +1406,7 @@ func (fs *funcState) refilledNow(load *ssa.UnOp, a *ssa.Alloc) ([]ssa.Value, boo
 	for f := range st.NumFields() {
 		cands := slices.Clip(whole)
 		for _, d := range partial {
-			if st, ok := d.instr.(*ssa.Store); ok && st.Addr.(*ssa.FieldAddr).Field == f {
+			if store, ok := d.instr.(*ssa.Store); ok && store.Addr.(*ssa.FieldAddr).Field == f {
 				cands = append(cands, d)
 			}
 		}

@@ -327,10 +327,6 @@ func landsIn(called *types.Func, iface types.Type, m *types.Func) bool {
 	return !isPtr && types.Implements(types.NewPointer(recv), it)
 }
 
-// moduleBound reports whether the signature of m names a type declared
-// in module mod: no interface declared outside the module can then
-// include m, so a call through an interface that may land in m is made
-// in a package of the module, where the driver sees it.
 // privateInterface reports whether t is an interface type the package
 // declares unexported (a collection's windowAverager): the package
 // converts its values to it to call them itself, and those calls are
@@ -344,6 +340,10 @@ func (e *engine) privateInterface(t types.Type) bool {
 	return !obj.Exported() && obj.Pkg() == e.pass.Pkg
 }
 
+// moduleBound reports whether the signature of m names a type declared
+// in module mod: no interface declared outside the module can then
+// include m, so a call through an interface that may land in m is made
+// in a package of the module, where the driver sees it.
 func moduleBound(m *types.Func, mod string) bool {
 	inModule := func(t types.Type) bool {
 		found := false

@@ -53,11 +53,7 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 	case kind == LazyInit && g.Emptiness && !g.OrStale:
 		// len(c.items) == 0 found nothing to replace: say what was
 		// tested, and that what was added since is what it missed.
-		said := name + " said " + g.ReadLoc.String() + " was"
-		if name == g.ReadLoc.String() {
-			said = name + " was found"
-		}
-		why = fmt.Sprintf("%s empty %s, but another goroutine may have added to it since; test it again %s and go on only if it is still empty", said, w.ReadSection, w.ThisSection)
+		why = fmt.Sprintf("%s empty %s, but another goroutine may have added to it since; test it again %s and go on only if it is still empty", emptinessSaid(name, g), w.ReadSection, w.ThisSection)
 	case kind == LazyInit:
 		why = fmt.Sprintf("%s was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, missing(g), w.ReadSection, w.ThisSection)
 	case kind == LostUpdate && g.Copied:
@@ -68,11 +64,7 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		why = fmt.Sprintf("the write goes through %s, read %s, which may have been removed or replaced since; look it up again %s", name, w.ReadSection, w.ThisSection)
 	case kind == Dropped:
 		if g.Emptiness {
-			said := name + " said " + g.ReadLoc.String() + " was"
-			if name == g.ReadLoc.String() {
-				said = name + " was found" // tested inline: len(q.items) > 0
-			}
-			why = fmt.Sprintf("%s not empty %s; if it is emptied before the lock is taken again, the re-check there gives up quietly and the update is lost; handle the empty case as the read path does or retry", said, w.ReadSection)
+			why = fmt.Sprintf("%s not empty %s; if it is emptied before the lock is taken again, the re-check there gives up quietly and the update is lost; handle the empty case as the read path does or retry", emptinessSaid(name, g), w.ReadSection)
 			break
 		}
 		why = fmt.Sprintf("%s was present %s; if it is removed before the lock is taken again, the re-check there gives up quietly and the update is lost; handle the missing case as the read path does (create it) or retry", name, w.ReadSection)
@@ -534,6 +526,15 @@ func storesBeside(g *Gap) bool {
 		}
 	}
 	return false
+}
+
+// emptinessSaid names what an emptiness test found: "n said q.items was"
+// for a count taken into n, "len(q.items) was found" for a test inline.
+func emptinessSaid(name string, g *Gap) string {
+	if name == g.ReadLoc.String() {
+		return name + " was found"
+	}
+	return name + " said " + g.ReadLoc.String() + " was"
 }
 
 // missing says what section A found: the entry missing, or (where the

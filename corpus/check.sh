@@ -12,6 +12,8 @@
 # verdict "?" to be reviewed). Exit 1 if anything differs (or panicked).
 # A module that needs setting up first (a zip without go.mod, cgo headers)
 # has corpus/prepare/<module path, / as _>.sh, sourced in its folder.
+# CORPUS_STATE=DIR keeps each module's findings in DIR as it finishes, so
+# an interrupted run given the same DIR again resumes where it stopped.
 # LOCKGAP_CHECK_FLAGS adds flags to lockgap's command line (with
 # LOCKGAP_INPROCESS=require, "-inprocess" compares the in-process run
 # with the reviewed list).
@@ -30,22 +32,52 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # Compiling a long list of modules fills the build cache faster than the
-# go command trims it (about 10 GB an hour here), and a full disk makes
-# modules fail as if lockgap had. Below CORPUS_MIN_FREE_GB free (15 by
-# default), drop the cache entries not used in the last 45 minutes.
-trim_build_cache() {
-	local cache free
+# go command trims it (about 10 GB an hour here), and the sources of every
+# module's dependencies fill the module cache (60 GB over the whole list);
+# a full disk makes modules fail as if lockgap had. Below
+# CORPUS_MIN_FREE_GB free (15 by default), drop the build cache entries not
+# used in the last 45 minutes, then the module zips already extracted, and
+# if that is not enough the whole module cache (later modules download
+# what they need again).
+free_gb() {
+	df -P -BG "$1" | awk 'NR == 2 { sub("G", "", $4); print $4 }'
+}
+make_room() {
+	local cache modcache min=${CORPUS_MIN_FREE_GB:-15}
 	cache=$(go env GOCACHE)
-	free=$(df -P -BG "$cache" | awk 'NR == 2 { sub("G", "", $4); print $4 }')
-	if [ "${free:-0}" -lt "${CORPUS_MIN_FREE_GB:-15}" ]; then
-		echo "only ${free} GB free: trimming the build cache" >&2
-		find "$cache" -type f -mmin +45 -delete 2>/dev/null || true
-	fi
+	modcache=$(go env GOMODCACHE)
+	[ "$(free_gb "$cache")" -lt "$min" ] || return 0
+	echo "only $(free_gb "$cache") GB free: trimming the build cache" >&2
+	find "$cache" -type f -mmin +45 -delete 2>/dev/null || true
+	[ "$(free_gb "$modcache")" -lt "$min" ] || return 0
+	echo "only $(free_gb "$modcache") GB free: dropping module zips already extracted" >&2
+	(cd "$modcache/cache/download" 2>/dev/null && find . -name '*.zip' | while read -r zip; do
+		zip=${zip#./}
+		mod=${zip%/@v/*}
+		ver=$(basename "$zip" .zip)
+		[ ! -d "$modcache/$mod@$ver" ] || rm -f "$zip"
+	done) || true
+	[ "$(free_gb "$modcache")" -lt "$min" ] || return 0
+	echo "only $(free_gb "$modcache") GB free: emptying the module cache" >&2
+	go clean -modcache || true
 }
 go build -o "$work/lockgap" "$repo/cmd/lockgap"
-: >"$work/current.tsv"
+# A run over the whole list takes hours; with CORPUS_STATE set to a
+# folder, what each module reported is kept there as it finishes, and a
+# second run with the same folder (after a crash, a full disk, a closed
+# session) goes on where the first stopped.
+state=${CORPUS_STATE:-$work}
+mkdir -p "$state"
+[ -n "${CORPUS_STATE:-}" ] || : >"$state/current.tsv"
+touch "$state/current.tsv"
 ran=()
 for spec in "${mods[@]}"; do
+	if grep -qxF "$spec" "$state/done" 2>/dev/null; then
+		echo "== $spec: already run (in $state), kept" >&2
+		ran+=("$spec")
+		continue
+	fi
+	make_room
 	if [ "$spec" = std ]; then
 		dir=$(go env GOROOT)/src; pkgs=std; label="std@$(go env GOVERSION)"
 	else
@@ -57,7 +89,6 @@ for spec in "${mods[@]}"; do
 	fi
 	echo "== $label" >&2
 	ran+=("$spec")
-	trim_build_cache
 	prepare=$here/prepare/$(echo "${spec%@*}" | tr / _).sh
 	run_lockgap() {
 		(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" ${LOCKGAP_CHECK_FLAGS:-} -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
@@ -83,7 +114,7 @@ for spec in "${mods[@]}"; do
 		grep -h "internal error\|panic:" "$work/out.json" "$work/err.txt" | head >&2
 		echo panic >"$work/panicked"
 	fi
-	python3 - "$label" "$dir" "$work/out.json" >>"$work/current.tsv" <<'PY'
+	python3 - "$label" "$dir" "$work/out.json" >"$work/module.tsv" <<'PY'
 import json, os, sys
 label, root, path = sys.argv[1], sys.argv[2], sys.argv[3]
 try:
@@ -102,8 +133,11 @@ for pkg, by in tree.items():
 for r in sorted(rows):
     print("\t".join(str(x) for x in r))
 PY
+	cat "$work/module.tsv" >>"$state/current.tsv"
+	[ ! -f "$work/panicked" ] || cp "$work/panicked" "$state/panicked"
+	echo "$spec" >>"$state/done"
 done
-python3 - "$here/findings.tsv" "$work/current.tsv" "$update" "${ran[*]:-}" <<'PY'
+python3 - "$here/findings.tsv" "$state/current.tsv" "$update" "${ran[*]:-}" <<'PY'
 import sys
 golden_path, current_path, update, mods = sys.argv[1], sys.argv[2], sys.argv[3] == "true", sys.argv[4].split()
 def key(cols): return tuple(cols[:5])
@@ -159,4 +193,4 @@ if update:
             f.write("\t".join(keep[k]) + "\n")
 sys.exit(1 if added or removed or reworded else 0)
 PY
-[ ! -f "$work/panicked" ]
+[ ! -f "$state/panicked" ]

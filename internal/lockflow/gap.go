@@ -577,7 +577,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				// racer gets, and stores, the same child.
 				return nil
 			}
-			if w.stored != nil && fs.madeIn(fs.assigned(w.stored), w.held, h.key) && !fs.handedBack(w.stored) {
+			if w.stored != nil && fs.madeIn(fs.assigned(w.stored), w.held, h.key) && !fs.handedBack(w.stored) && !signalChannel(fs.assigned(w.stored)) {
 				// Recomputed under the write lock and kept private: a
 				// racer's entry is replaced by an equivalent one.
 				return nil
@@ -593,6 +593,15 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		}
 	}
 	return g
+}
+
+// signalChannel reports whether v is a channel made there and then: a
+// racer's channel replaced by another is not an equivalent one, since
+// whoever took the first from the field waits on it, and a close or send
+// meant for them goes to the second.
+func signalChannel(v ssa.Value) bool {
+	_, ok := v.(*ssa.MakeChan)
+	return ok
 }
 
 // rollsBackOwnInsert reports whether removal w deletes from the map that

@@ -55,6 +55,7 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		// tested, and that what was added since is what it missed.
 		why = fmt.Sprintf("%s empty %s, but another goroutine may have added to it since; test it again %s and go on only if it is still empty", emptinessSaid(name, g), w.ReadSection, w.ThisSection)
 	case kind == LazyInit:
+		name = src.MissingName(g.Read, name)
 		why = fmt.Sprintf("%s was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, missing(g), w.ReadSection, w.ThisSection)
 	case kind == LostUpdate && g.Copied:
 		why = fmt.Sprintf("the value written is a copy built from %s, read %s; what another goroutine stored in %s in between is lost; build the copy %s, or check there that %s is still the one copied and retry", name, w.ReadSection, g.ReadLoc, w.ThisSection, g.ReadLoc)

@@ -184,6 +184,39 @@ func (s *Source) ValueName(pos token.Pos) string {
 	return types.ExprString(e)
 }
 
+// MissingName names what a lookup at pos found missing: the name
+// ValueName gives, unless that names a verdict on it (open := m.done !=
+// nil, a bool where the lookup's value is not one), which cannot be
+// missing; then the lookup as written.
+func (s *Source) MissingName(pos token.Pos, name string) string {
+	e := s.ReadExpr(pos)
+	if e == nil || types.ExprString(e) == name || s.pass.TypesInfo.TypeOf(e) == nil || isBool(s.pass.TypesInfo.TypeOf(e)) {
+		return name
+	}
+	for _, n := range s.Enclosing(e.Pos()) {
+		var named []ast.Expr
+		switch st := n.(type) {
+		case *ast.AssignStmt:
+			named = st.Lhs
+		case *ast.ValueSpec:
+			for _, id := range st.Names {
+				named = append(named, id)
+			}
+		case ast.Stmt, *ast.FuncLit:
+			return name
+		default:
+			continue
+		}
+		for _, lhs := range named {
+			if types.ExprString(lhs) == name && s.pass.TypesInfo.TypeOf(lhs) != nil && isBool(s.pass.TypesInfo.TypeOf(lhs)) {
+				return types.ExprString(e)
+			}
+		}
+		return name
+	}
+	return name
+}
+
 // usesVar reports whether x refers to the variable name (a field or
 // method of that name does not count).
 func usesVar(x ast.Expr, name string) bool {

@@ -577,7 +577,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				// racer gets, and stores, the same child.
 				return nil
 			}
-			if w.stored != nil && fs.madeIn(fs.assigned(w.stored), w.held, h.key) && !fs.handedBack(w.stored) && !signalChannel(fs.assigned(w.stored)) {
+			if w.stored != nil && fs.madeIn(fs.assigned(w.stored), w.held, h.key) && !fs.handedBack(w.stored) && !madeToFill(fs.assigned(w.stored)) {
 				// Recomputed under the write lock and kept private: a
 				// racer's entry is replaced by an equivalent one.
 				return nil
@@ -595,13 +595,16 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 	return g
 }
 
-// signalChannel reports whether v is a channel made there and then: a
-// racer's channel replaced by another is not an equivalent one, since
-// whoever took the first from the field waits on it, and a close or send
-// meant for them goes to the second.
-func signalChannel(v ssa.Value) bool {
-	_, ok := v.(*ssa.MakeChan)
-	return ok
+// madeToFill reports whether v is a channel or map made there and then:
+// a racer's is not replaced by an equivalent one, since whoever took the
+// first from the field waits on it or adds to it, and a close, a send or
+// an entry meant for them goes to the second, or is lost with the first.
+func madeToFill(v ssa.Value) bool {
+	switch v.(type) {
+	case *ssa.MakeChan, *ssa.MakeMap:
+		return true
+	}
+	return false
 }
 
 // rollsBackOwnInsert reports whether removal w deletes from the map that

@@ -35,6 +35,30 @@ func (r *Rollout) Publish() {
 	}
 }
 
+// Hub makes its table of subscribers lazily, and the same race drops a
+// subscriber: one added to the table a racer made is lost when the
+// racer's fill replaces it.
+type Hub struct {
+	mu   sync.RWMutex
+	subs map[string]chan string
+}
+
+func (h *Hub) Subscribe(topic string) <-chan string {
+	h.mu.RLock()
+	subs := h.subs
+	h.mu.RUnlock()
+	if subs == nil {
+		h.mu.Lock() // want `h.mu is locked again for writing after RUnlock: subs was missing under the read lock`
+		h.subs = make(map[string]chan string)
+		h.mu.Unlock()
+	}
+	ch := make(chan string, 1)
+	h.mu.Lock()
+	h.subs[topic] = ch
+	h.mu.Unlock()
+	return ch
+}
+
 // Drain has the double-checked form: silent.
 type Drain struct {
 	mu   sync.RWMutex

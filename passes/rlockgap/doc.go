@@ -135,7 +135,11 @@
 // got from elsewhere (the table fetched again) is a refresh, not a fill,
 // and a copy of an entry whose every field is assigned again before it is
 // stored back (an expired cache record refilled) writes back nothing the
-// read lock saw. A fast-path read that is
+// read lock saw. A value computed under the write lock and kept there,
+// not handed back to the caller, replaces a racer's with an equivalent
+// one, and is not reported either; a new channel or map is no equivalent
+// (whoever took the racer's waits on it or adds to it, and that is lost
+// with it), and its lazy fill is reported. A fast-path read that is
 // checked again under an outer lock held until the write (a fetch lock)
 // is superseded by that check. Nor is setting a latch: a variable of the
 // function (or one its goroutines share) whose every store, there and in

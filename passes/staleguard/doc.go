@@ -84,7 +84,11 @@
 // and a helper whose one call is such a method. Swap replaces on
 // purpose. Memos whose racers all store the same thing (the children a
 // Prometheus vector hands out for a set of labels, a constant, a package
-// variable set only at init) are not reported. Maps of per-key mutexes,
+// variable set only at init, a value computed in the second section and
+// not handed back) are not reported; a channel or map made there is not
+// the same thing as a racer's (its waiters, or the entries added to it,
+// are lost with it), so "it is not open yet, so make the channel" is.
+// Maps of per-key mutexes,
 // or of entries their users lock, are mutexmapdelete's.
 //
 // Not reported: a second section that tests the guard again (re-reads the

@@ -113,7 +113,12 @@ type writeSite struct {
 	// location holds, read again in the same expression, and the new
 	// value (x = max(x, v)): nothing stored there in between is lost.
 	merges bool
-	guards []guard // re-checks inside a called helper
+	// relative: for a call, the helper stores at the location a value
+	// computed from what the location holds, read in the same section
+	// (a.bal -= n): it moves the state from where it is then, rather than
+	// setting it.
+	relative bool
+	guards   []guard // re-checks inside a called helper
 	// key: the map entry written is under this constant key (see
 	// constKey); "" when the key is not a constant.
 	key string
@@ -507,7 +512,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					}
 					ws := writeSite{typeReqs: reqs, instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
 						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, empties: w.empties, takes: w.takes, swaps: w.swaps, key: w.key,
-						fixed: w.fixed, merges: w.merges}
+						fixed: w.fixed, merges: w.merges, relative: w.relative}
 					if w.keyKnown {
 						ws.keyKnown, ws.keyMarks = true, withoutFieldMarks(w.keyMarks)
 						for _, p := range w.keyFrom {

@@ -417,10 +417,12 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		return nil
 	}
 	g := &Gap{}
-	if len(guards) == 0 && w.kind == writeCall && !w.collection {
+	if len(guards) == 0 && w.kind == writeCall && !w.collection && !(w.relative && w.loc.key() == r.loc.key()) {
 		// A helper that only sets fields is how an owner goroutine
 		// publishes state for readers; without a re-check to judge, stay
-		// silent.
+		// silent. Not one that moves the very state A read from where it
+		// is now (a debit after a balance check): the decision was taken
+		// on a value the helper no longer starts from.
 		return nil
 	}
 	if len(guards) == 0 && fs.recordsFailure(w, ri) {

@@ -304,3 +304,24 @@ func RingForUnchecked(r *store.Rings, id int) *store.Ring {
 	r.Set(x) // want `r.Set stores what r.Get found missing`
 	return x
 }
+
+// Charge takes n from a meter of the other package after seeing enough
+// left, in two sections: another charge in between can take it below
+// zero.
+func Charge(m *store.Meter, n int) bool {
+	if m.Left() < n {
+		return false
+	}
+	m.Use(n) // want `m.mu is locked again by m.Use after the section that checked: the write is decided by m.Left\(\), read in an earlier section`
+	return true
+}
+
+// Refill sets the meter when it ran out: a setting, not a move from what
+// was seen. Silent.
+func Refill(m *store.Meter, n int) {
+	if m.Left() > 0 {
+		return
+	}
+	m.Reset(n)
+}
+

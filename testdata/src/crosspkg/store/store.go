@@ -361,3 +361,30 @@ func (r *Rings) Set(x *Ring) { r.m.Store(x.ID, x) } // want Set:`locks arg0.m; w
 
 // Locker hands out the lock balancers build under.
 func (r *Rings) Locker() sync.Locker { return &r.lock } // want Locker:`returns the lock arg0.lock`
+
+// Meter is a quota whose methods lock internally: Left reads what is
+// left, Use takes n from what is left when it runs.
+type Meter struct {
+	mu   sync.Mutex
+	left int
+}
+
+func (m *Meter) Left() int { // want Left:`locks arg0.mu; returns arg0.left read under arg0.mu`
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.left
+}
+
+func (m *Meter) Use(n int) { // want Use:`locks arg0.mu; writes arg0.left under arg0.mu`
+	m.mu.Lock()
+	m.left -= n
+	m.mu.Unlock()
+}
+
+// Reset sets what is left, whatever it was.
+func (m *Meter) Reset(n int) { // want Reset:`locks arg0.mu; writes arg0.left under arg0.mu`
+	m.mu.Lock()
+	m.left = n
+	m.mu.Unlock()
+}
+

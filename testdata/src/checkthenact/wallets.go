@@ -1,0 +1,104 @@
+package checkthenact
+
+import "sync"
+
+// Wallet is Account with its sections behind methods: Balance reads under
+// the lock, debit and credit move the balance from wherever it is when
+// they run. A debit decided by a balance read in an earlier call can
+// overdraw, as the inline Withdraw can.
+type Wallet struct {
+	mu       sync.Mutex
+	balance  int64
+	attempts int
+	frozen   bool
+}
+
+func (w *Wallet) Balance() int64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.balance
+}
+
+func (w *Wallet) debit(n int64) {
+	w.mu.Lock()
+	w.balance -= n
+	w.mu.Unlock()
+}
+
+func (w *Wallet) Spend(n int64) error {
+	if w.Balance() < n {
+		return ErrFunds
+	}
+	w.debit(n) // want `w.mu is locked again by w.debit after the section that checked: the write is decided by w.Balance\(\), read in an earlier section`
+	return nil
+}
+
+// trySpend tests and debits in one section.
+func (w *Wallet) trySpend(n int64) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.balance < n {
+		return false
+	}
+	w.balance -= n
+	return true
+}
+
+// SpendChecked lets the helper test the balance again where it debits:
+// silent.
+func (w *Wallet) SpendChecked(n int64) error {
+	if w.Balance() < n {
+		return ErrFunds // the fast path; trySpend decides
+	}
+	if !w.trySpend(n) {
+		return ErrFunds
+	}
+	return nil
+}
+
+// Top reads the balance only for the receipt; the credit happens
+// whatever it was: silent.
+func (w *Wallet) Top(n int64) (before int64) {
+	before = w.Balance()
+	w.credit(n)
+	return before
+}
+
+func (w *Wallet) credit(n int64) {
+	w.mu.Lock()
+	w.balance += n
+	w.mu.Unlock()
+}
+
+// Try counts an attempt only when the balance was short: the count is
+// another field than the one tested, moved by one whatever happened to
+// the balance since. Silent.
+func (w *Wallet) Try(n int64) bool {
+	if w.Balance() >= n {
+		return true
+	}
+	w.countAttempt()
+	return false
+}
+
+func (w *Wallet) countAttempt() {
+	w.mu.Lock()
+	w.attempts++
+	w.mu.Unlock()
+}
+
+// Freeze sets a flag through a helper after a stale test of the
+// balance: a helper that only sets a field is how an owner publishes
+// state, and there is no re-check to judge. Silent.
+func (w *Wallet) Freeze() {
+	if w.Balance() > 0 {
+		return
+	}
+	w.setFrozen(true)
+}
+
+func (w *Wallet) setFrozen(v bool) {
+	w.mu.Lock()
+	w.frozen = v
+	w.mu.Unlock()
+}

@@ -417,12 +417,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		return nil
 	}
 	g := &Gap{}
-	if len(guards) == 0 && w.kind == writeCall && !w.collection && !(w.relative && w.loc.key() == r.loc.key()) {
+	if len(guards) == 0 && w.kind == writeCall && !w.collection && !fs.movesWhatWasRead(ri, w, data) {
 		// A helper that only sets fields is how an owner goroutine
 		// publishes state for readers; without a re-check to judge, stay
-		// silent. Not one that moves the very state A read from where it
-		// is now (a debit after a balance check): the decision was taken
-		// on a value the helper no longer starts from.
+		// silent.
 		return nil
 	}
 	if len(guards) == 0 && fs.recordsFailure(w, ri) {
@@ -542,6 +540,10 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				return nil
 			case w.inner == writeDelete || w.inner == writeClear || byLimit:
 				g.Kind = Gated
+			case !w.collection && fs.movesWhatWasRead(ri, w, data):
+				// A status set to running where it was found idle, a
+				// slot claimed where it was found free.
+				g.Kind = Gated
 			default:
 				return nil
 			}
@@ -607,6 +609,36 @@ func madeToFill(v ssa.Value) bool {
 		return true
 	}
 	return false
+}
+
+// movesWhatWasRead reports whether helper write w, decided by read ri,
+// changes the very state ri read: from where it is when the helper runs
+// (a debit after a balance check), or to a value of the caller's not
+// derived from that state (a slot claimed for a new owner where it was
+// found free). The decision was taken on a value the helper no longer
+// starts from, as in the inline check-then-act. Not a setter handed what
+// was read there, moved on (the last index plus n), which is how an
+// owner publishes its state; nor one storing a constant (a failed flag
+// set again), which a racer's store cannot make differ.
+func (fs *funcState) movesWhatWasRead(ri int, w *writeSite, data bitset) bool {
+	r := &fs.reads[ri]
+	if w.loc.key() != r.loc.key() || len(w.guards) > 0 {
+		return false // (a helper that tests anything first decides again itself)
+	}
+	if w.relative {
+		return true
+	}
+	if w.fixed != "" {
+		return false
+	}
+	derived := fs.dataTaint(w.data)
+	derived.unionWith(data)
+	for rj := range fs.reads {
+		if derived.has(rj) && fs.reads[rj].loc.key() == w.loc.key() {
+			return false
+		}
+	}
+	return true
 }
 
 // rollsBackOwnInsert reports whether removal w deletes from the map that

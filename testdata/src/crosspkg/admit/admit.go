@@ -316,12 +316,12 @@ func Charge(m *store.Meter, n int) bool {
 	return true
 }
 
-// Refill sets the meter when it ran out: a setting, not a move from what
-// was seen. Silent.
+// Refill sets the meter again when it found it run out: two refills
+// racing with a charge between them wipe that charge out.
 func Refill(m *store.Meter, n int) {
 	if m.Left() > 0 {
 		return
 	}
-	m.Reset(n)
+	m.Reset(n) // want `m.mu is locked again by m.Reset after the section that checked: the write is decided by m.Left\(\)`
 }
 

@@ -22,7 +22,14 @@
 // lock and hand over to a ...Locked helper expecting the lock held) or through
 // closures called in place to scope a defer (func() { q.mu.Lock(); defer
 // q.mu.Unlock(); n = len(q.items) }()); read-to-write upgrades of a
-// sync.RWMutex are rlockgap's.
+// sync.RWMutex are rlockgap's. A helper that writes a field (not a map or
+// slice) counts when it moves the very state the guard read: from where
+// it is when the helper runs (a debit(n) after a Balance() check), or to
+// a value of the caller's not derived from it (a seat assigned to a guest
+// where seatFree said it was free). A setter handed what was read there
+// and moved on (setLast(index+n)) is how an owner goroutine publishes
+// its state, and one storing a constant (setFull(true)) cannot be made
+// wrong by a racer: neither is reported.
 //
 // Wrong:
 //

@@ -619,7 +619,7 @@ func madeToFill(v ssa.Value) bool {
 // starts from, as in the inline check-then-act. Not a setter handed what
 // was read there, moved on (the last index plus n), which is how an
 // owner publishes its state; nor one storing a constant (a failed flag
-// set again), which a racer's store cannot make differ.
+// set again) or nil, which a racer's store cannot make differ.
 func (fs *funcState) movesWhatWasRead(ri int, w *writeSite, data bitset) bool {
 	r := &fs.reads[ri]
 	if w.loc.key() != r.loc.key() || len(w.guards) > 0 {
@@ -628,8 +628,8 @@ func (fs *funcState) movesWhatWasRead(ri int, w *writeSite, data bitset) bool {
 	if w.relative {
 		return true
 	}
-	if w.fixed != "" {
-		return false
+	if c, ok := w.storedArg.(*ssa.Const); w.fixed != "" || w.removal || ok && c.IsNil() {
+		return false // (a nil stored clears, as a delete does: idempotent)
 	}
 	derived := fs.dataTaint(w.data)
 	derived.unionWith(data)

@@ -93,3 +93,39 @@ func (h *Hall) guest(n int) string {
 	defer h.mu.Unlock()
 	return h.seats[n]
 }
+
+// Lounge has one host at a time.
+type Lounge struct {
+	mu   sync.Mutex
+	host *string
+}
+
+func (l *Lounge) currentHost() *string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.host
+}
+
+func (l *Lounge) setHost(h *string) {
+	l.mu.Lock()
+	l.host = h
+	l.mu.Unlock()
+}
+
+// Empty clears the host it found: clearing one cleared since changes
+// nothing, as a second delete does not. Silent.
+func (l *Lounge) Empty() {
+	if l.currentHost() == nil {
+		return
+	}
+	l.setHost(nil)
+}
+
+// Greet seats a host where it found none: a host seated since is
+// replaced.
+func (l *Lounge) Greet(name string) {
+	if l.currentHost() != nil {
+		return
+	}
+	l.setHost(&name) // want `l.mu is locked again by l.setHost after the section that checked: l.currentHost\(\) was missing in an earlier section`
+}

@@ -977,7 +977,7 @@ func (fs *funcState) summarize() *summary {
 		}
 		stored := w.stored
 		if w.kind == writeCall {
-			rw.kind, rw.fixed, stored, rw.relative = w.inner, w.fixed, w.storedArg, w.relative
+			rw.kind, rw.fixed, stored = w.inner, w.fixed, w.storedArg
 		}
 		if rw.fixed == "" {
 			rw.fixed = fs.fixedKey(stored)

@@ -113,10 +113,10 @@ type writeSite struct {
 	// location holds, read again in the same expression, and the new
 	// value (x = max(x, v)): nothing stored there in between is lost.
 	merges bool
-	// relative: for a call, the helper stores at the location a value
-	// computed from what the location holds, read in the same section
-	// (a.bal -= n): it moves the state from where it is then, rather than
-	// setting it.
+	// relative: for a call, the helper itself (not a function it calls)
+	// stores at the location a value computed from what the location
+	// holds, read in the same section (a.bal -= n): it moves the state
+	// from where it is then, rather than setting it.
 	relative bool
 	guards   []guard // re-checks inside a called helper
 	// key: the map entry written is under this constant key (see

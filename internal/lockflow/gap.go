@@ -612,10 +612,12 @@ func madeToFill(v ssa.Value) bool {
 }
 
 // movesWhatWasRead reports whether helper write w, decided by read ri,
-// changes the very state ri read: from where it is when the helper runs
-// (a debit after a balance check), or to a value of the caller's not
-// derived from that state (a slot claimed for a new owner where it was
-// found free). The decision was taken on a value the helper no longer
+// changes the very state ri read: from where it is when the helper runs,
+// in its own body (a debit after a balance check), or to a value the
+// caller hands it, not derived from that state (a slot claimed for a new
+// owner where it was found free). Writes further down, whose value a
+// callee works out (a connection state set from a fresh probe), are not
+// this. The decision was taken on a value the helper no longer
 // starts from, as in the inline check-then-act. Not a setter handed what
 // was read there, moved on (the last index plus n), which is how an
 // owner publishes its state; nor one storing a constant (a failed flag
@@ -630,6 +632,9 @@ func (fs *funcState) movesWhatWasRead(ri int, w *writeSite, data bitset) bool {
 	}
 	if c, ok := w.storedArg.(*ssa.Const); w.fixed != "" || w.removal || ok && c.IsNil() {
 		return false // (a nil stored clears, as a delete does: idempotent)
+	}
+	if w.storedArg == nil {
+		return false // (what it stores is its own, or a callee's, to decide)
 	}
 	derived := fs.dataTaint(w.data)
 	derived.unionWith(data)

@@ -627,6 +627,9 @@ func (fs *funcState) movesWhatWasRead(ri int, w *writeSite, data bitset) bool {
 	if w.loc.key() != r.loc.key() || len(w.guards) > 0 {
 		return false // (a helper that tests anything first decides again itself)
 	}
+	if slices.ContainsFunc(fs.writes, func(w2 writeSite) bool { return w2.instr == r.instr && w2.loc.key() == r.loc.key() }) {
+		return false // the call that answered moved the state itself: a claim (disk(n) charging what it admits)
+	}
 	if w.relative {
 		return true
 	}

@@ -102,3 +102,37 @@ func (w *Wallet) setFrozen(v bool) {
 	w.frozen = v
 	w.mu.Unlock()
 }
+
+// Disk admits and charges in one section (reserve), then gives back what
+// a write did not use: the answer came with the charge, a claim no racer
+// can take from it. Silent.
+type Disk struct {
+	mu   sync.Mutex
+	used int64
+	max  int64
+}
+
+func (d *Disk) reserve(n int64) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.used+n > d.max {
+		return false
+	}
+	d.used += n
+	return true
+}
+
+func (d *Disk) refund(n int64) {
+	d.mu.Lock()
+	d.used -= n
+	d.mu.Unlock()
+}
+
+func (d *Disk) Write(p []byte, write func([]byte) int) bool {
+	n := int64(len(p))
+	if !d.reserve(n) {
+		return false
+	}
+	d.refund(n - int64(write(p)))
+	return true
+}

@@ -615,29 +615,30 @@ func madeToFill(v ssa.Value) bool {
 // changes the very state ri read: from where it is when the helper runs,
 // in its own body (a debit after a balance check), or to a value the
 // caller hands it, not derived from that state (a slot claimed for a new
-// owner where it was found free). Writes further down, whose value a
-// callee works out (a connection state set from a fresh probe), are not
-// this. The decision was taken on a value the helper no longer
-// starts from, as in the inline check-then-act. Not a setter handed what
-// was read there, moved on (the last index plus n), which is how an
-// owner publishes its state; nor one storing a constant (a failed flag
-// set again) or nil, which a racer's store cannot make differ.
+// owner where it was found free). The decision was taken on a value the
+// helper no longer starts from, as in the inline check-then-act. Not so:
+// a helper that tests the state first (it decides again); a read whose
+// call moved the state itself (a claim); a write further down whose
+// value a callee works out (a connection state set from a fresh probe);
+// a setter handed what was read there, moved on (the last index plus
+// n), which is how an owner publishes its state; a constant (a failed
+// flag set again) or nil, which a racer's store cannot make differ.
 func (fs *funcState) movesWhatWasRead(ri int, w *writeSite, data bitset) bool {
 	r := &fs.reads[ri]
 	if w.loc.key() != r.loc.key() || len(w.guards) > 0 {
-		return false // (a helper that tests anything first decides again itself)
+		return false
 	}
 	if slices.ContainsFunc(fs.writes, func(w2 writeSite) bool { return w2.instr == r.instr && w2.loc.key() == r.loc.key() }) {
-		return false // the call that answered moved the state itself: a claim (disk(n) charging what it admits)
+		return false // disk(n) charging what it admits
 	}
 	if w.relative {
 		return true
 	}
-	if c, ok := w.storedArg.(*ssa.Const); w.fixed != "" || w.removal || ok && c.IsNil() {
-		return false // (a nil stored clears, as a delete does: idempotent)
+	if w.storedArg == nil || w.fixed != "" || w.removal {
+		return false
 	}
-	if w.storedArg == nil {
-		return false // (what it stores is its own, or a callee's, to decide)
+	if c, ok := w.storedArg.(*ssa.Const); ok && c.IsNil() {
+		return false // clearing, as a delete does: idempotent
 	}
 	derived := fs.dataTaint(w.data)
 	derived.unionWith(data)

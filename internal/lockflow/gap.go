@@ -417,7 +417,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		return nil
 	}
 	g := &Gap{}
-	if len(guards) == 0 && w.kind == writeCall && !w.collection && !fs.movesWhatWasRead(ri, w, data) {
+	if len(guards) == 0 && w.kind == writeCall && !w.collection && !fs.movesWhatWasRead(ri, w) {
 		// A helper that only sets fields is how an owner goroutine
 		// publishes state for readers; without a re-check to judge, stay
 		// silent.
@@ -540,10 +540,8 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				return nil
 			case w.inner == writeDelete || w.inner == writeClear || byLimit:
 				g.Kind = Gated
-			case !w.collection && fs.movesWhatWasRead(ri, w, data):
-				// A status set to running where it was found idle, a
-				// slot claimed where it was found free.
-				g.Kind = Gated
+			case !w.collection && fs.movesWhatWasRead(ri, w):
+				g.Kind = Gated // a count moved on where it was found below a mark
 			default:
 				return nil
 			}
@@ -612,42 +610,22 @@ func madeToFill(v ssa.Value) bool {
 }
 
 // movesWhatWasRead reports whether helper write w, decided by read ri,
-// changes the very state ri read: from where it is when the helper runs,
-// in its own body (a debit after a balance check), or to a value the
-// caller hands it, not derived from that state (a slot claimed for a new
-// owner where it was found free). The decision was taken on a value the
-// helper no longer starts from, as in the inline check-then-act. Not so:
-// a helper that tests the state first (it decides again); a read whose
-// call moved the state itself (a claim); a write further down whose
-// value a callee works out (a connection state set from a fresh probe);
-// a setter handed what was read there, moved on (the last index plus
-// n), which is how an owner publishes its state; a constant (a failed
-// flag set again) or nil, which a racer's store cannot make differ.
-func (fs *funcState) movesWhatWasRead(ri int, w *writeSite, data bitset) bool {
+// moves the very state ri read from where it is when the helper runs, in
+// the helper's own body (a debit(n) after a Balance() check, an Inc()
+// after a Count() under the limit): the decision was taken on a value
+// the helper no longer starts from, as in the inline check-then-act. Not
+// a helper that tests the state first (it decides again), nor one whose
+// read call moved the state itself (disk(n) charging what it admits: a
+// claim). A setter storing what the caller hands it is left to the
+// silence above: in the corpus such a write after a stale look was as
+// often an owner publishing its state (a lifecycle state, a limit set to
+// the configured one) as a claim.
+func (fs *funcState) movesWhatWasRead(ri int, w *writeSite) bool {
 	r := &fs.reads[ri]
-	if w.loc.key() != r.loc.key() || len(w.guards) > 0 {
+	if !w.relative || w.loc.key() != r.loc.key() || len(w.guards) > 0 {
 		return false
 	}
-	if slices.ContainsFunc(fs.writes, func(w2 writeSite) bool { return w2.instr == r.instr && w2.loc.key() == r.loc.key() }) {
-		return false // disk(n) charging what it admits
-	}
-	if w.relative {
-		return true
-	}
-	if w.storedArg == nil || w.fixed != "" || w.removal {
-		return false
-	}
-	if c, ok := w.storedArg.(*ssa.Const); ok && c.IsNil() {
-		return false // clearing, as a delete does: idempotent
-	}
-	derived := fs.dataTaint(w.data)
-	derived.unionWith(data)
-	for rj := range fs.reads {
-		if derived.has(rj) && fs.reads[rj].loc.key() == w.loc.key() {
-			return false
-		}
-	}
-	return true
+	return !slices.ContainsFunc(fs.writes, func(w2 writeSite) bool { return w2.instr == r.instr && w2.loc.key() == r.loc.key() })
 }
 
 // rollsBackOwnInsert reports whether removal w deletes from the map that

@@ -23,13 +23,14 @@
 // closures called in place to scope a defer (func() { q.mu.Lock(); defer
 // q.mu.Unlock(); n = len(q.items) }()); read-to-write upgrades of a
 // sync.RWMutex are rlockgap's. A helper that writes a field (not a map or
-// slice) counts when it moves the very state the guard read: from where
-// it is when the helper runs (a debit(n) after a Balance() check), or to
-// a value of the caller's not derived from it (a seat assigned to a guest
-// where seatFree said it was free). A setter handed what was read there
-// and moved on (setLast(index+n)) is how an owner goroutine publishes
-// its state, and one storing a constant (setFull(true)) cannot be made
-// wrong by a racer: neither is reported.
+// slice) counts when it moves, in its own body, the very state the guard
+// read from where it is when it runs: a debit(n) after a Balance() check,
+// an Inc() after a Count() below the limit. Not when the check itself
+// moved it (a reserve(n) that admits and charges in one section, then a
+// refund of what was not used). A setter storing what its caller hands
+// it is not reported, a claim through one (assign(seat, guest) where
+// seatFree said free) included: such setters are as often an owner
+// publishing its state.
 //
 // Wrong:
 //

@@ -9,7 +9,12 @@ var ErrTaken = errors.New("seat taken")
 
 // Hall hands out seats through helpers: seatFree reads a seat under the
 // lock, assign writes it under the lock. Two guests who both see a seat
-// free both get it, the later one's name replacing the first's.
+// free both get it, the later one's name replacing the first's; the
+// inline form (Pool.TakeInline's shape) is reported, but through a
+// setter it is not, a known miss: a setter storing what its caller hands
+// it after a stale look was, in the corpus, as often an owner publishing
+// its state (a lifecycle state, a rate limit set to the configured one)
+// as a claim, and telling the two apart needs to know who calls it.
 type Hall struct {
 	mu    sync.Mutex
 	seats []string
@@ -32,7 +37,7 @@ func (h *Hall) Book(n int, guest string) error {
 	if !h.seatFree(n) {
 		return ErrTaken
 	}
-	h.assign(n, guest) // want `h.mu is locked again by h.assign after the section that checked: the write is decided by h.seatFree\(n\)`
+	h.assign(n, guest)
 	return nil
 }
 
@@ -122,10 +127,10 @@ func (l *Lounge) Empty() {
 }
 
 // Greet seats a host where it found none: a host seated since is
-// replaced.
+// replaced. Through the setter, not reported (Book's known miss).
 func (l *Lounge) Greet(name string) {
 	if l.currentHost() != nil {
 		return
 	}
-	l.setHost(&name) // want `l.mu is locked again by l.setHost after the section that checked: l.currentHost\(\) was missing in an earlier section`
+	l.setHost(&name)
 }

@@ -540,8 +540,6 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				return nil
 			case w.inner == writeDelete || w.inner == writeClear || byLimit:
 				g.Kind = Gated
-			case !w.collection && fs.movesWhatWasRead(ri, w):
-				g.Kind = Gated // a count moved on where it was found below a mark
 			default:
 				return nil
 			}
@@ -612,14 +610,15 @@ func madeToFill(v ssa.Value) bool {
 // movesWhatWasRead reports whether helper write w, decided by read ri,
 // moves the very state ri read from where it is when the helper runs, in
 // the helper's own body (a debit(n) after a Balance() check, an Inc()
-// after a Count() under the limit): the decision was taken on a value
-// the helper no longer starts from, as in the inline check-then-act. Not
-// a helper that tests the state first (it decides again), nor one whose
+// after a Count() under the limit): when ri is tested against a bound,
+// the decision was taken on a value the helper no longer starts from, as
+// in the inline check-then-act (the caller checks the bound). Not a
+// helper that tests the state first (it decides again), nor one whose
 // read call moved the state itself (disk(n) charging what it admits: a
-// claim). A setter storing what the caller hands it is left to the
-// silence above: in the corpus such a write after a stale look was as
-// often an owner publishing its state (a lifecycle state, a limit set to
-// the configured one) as a claim.
+// claim). A setter storing what its caller hands it is left to the
+// silence: in the corpus such a write after a stale look was as often an
+// owner publishing its state (a lifecycle state, a limit set to the
+// configured one) as a claim.
 func (fs *funcState) movesWhatWasRead(ri int, w *writeSite) bool {
 	r := &fs.reads[ri]
 	if !w.relative || w.loc.key() != r.loc.key() || len(w.guards) > 0 {

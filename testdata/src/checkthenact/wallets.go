@@ -1,6 +1,9 @@
 package checkthenact
 
-import "sync"
+import (
+	"errors"
+	"sync"
+)
 
 // Wallet is Account with its sections behind methods: Balance reads under
 // the lock, debit and credit move the balance from wherever it is when
@@ -135,4 +138,34 @@ func (d *Disk) Write(p []byte, write func([]byte) int) bool {
 	}
 	d.refund(n - int64(write(p)))
 	return true
+}
+
+// Dump skips its work once an error was recorded, and records a new one
+// by joining it to those before: a stale "no error yet" costs one more
+// record, and no error is lost. Silent (only a bound, a balance or a
+// count tested against a limit, makes such a move a check-then-act).
+type Dump struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (d *Dump) failed() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.err
+}
+
+func (d *Dump) fail(err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.err = errors.Join(d.err, err)
+}
+
+func (d *Dump) Record(write func() error) {
+	if d.failed() != nil {
+		return
+	}
+	if err := write(); err != nil {
+		d.fail(err)
+	}
 }

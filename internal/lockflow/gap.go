@@ -621,7 +621,7 @@ func madeToFill(v ssa.Value) bool {
 // configured one) as a claim.
 func (fs *funcState) movesWhatWasRead(ri int, w *writeSite) bool {
 	r := &fs.reads[ri]
-	if !w.relative || w.loc.key() != r.loc.key() || len(w.guards) > 0 {
+	if !w.relative || w.loc.key() != r.loc.key() || len(w.guards) > 0 || !fs.overLimit(ri, w) {
 		return false
 	}
 	return !slices.ContainsFunc(fs.writes, func(w2 writeSite) bool { return w2.instr == r.instr && w2.loc.key() == r.loc.key() })

@@ -169,3 +169,33 @@ func (d *Dump) Record(write func() error) {
 		d.fail(err)
 	}
 }
+
+// Sender sends what is pending and then drops what it sent from the
+// front; others only append at the back, so the first n are still the
+// ones sent. Silent.
+type Sender struct {
+	mu      sync.Mutex
+	pending []string
+}
+
+func (o *Sender) snapshot() []string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]string(nil), o.pending...)
+}
+
+func (o *Sender) dropSent(n int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.pending = o.pending[n:]
+}
+
+func (o *Sender) Flush(send func([]string) error) {
+	batch := o.snapshot()
+	if len(batch) == 0 {
+		return
+	}
+	if send(batch) == nil {
+		o.dropSent(len(batch))
+	}
+}

@@ -987,9 +987,6 @@ func (fs *funcState) summarize() *summary {
 		}
 		rw.keyFrom, rw.keyMarks, rw.keyKnown = fs.summaryKey(w)
 		data := fs.dataTaint(w.data)
-		if w.kind == writeStore {
-			rw.relative = fs.movesFromCurrent(w, data)
-		}
 		for i, p := range fn.Params {
 			if data.has(fs.inputLabel[p]) {
 				rw.dataFrom = append(rw.dataFrom, i)
@@ -2385,23 +2382,4 @@ func storesOnEveryWay(b *ssa.BasicBlock, st ssa.Instruction, returns []*ssa.Basi
 		}
 	}
 	return true
-}
-
-// movesFromCurrent reports whether store w, whose value carries data,
-// writes a value computed from what its location held when read in w's
-// own section (a.bal -= n, c.n = c.n*2): an update relative to the
-// current state, not a setting of it.
-func (fs *funcState) movesFromCurrent(w *writeSite, data bitset) bool {
-	for ri := range fs.reads {
-		r := &fs.reads[ri]
-		if !data.has(ri) || r.loc.key() != w.loc.key() {
-			continue
-		}
-		for _, h := range w.held {
-			if sameSection(r.held, w.held, h.key) {
-				return true
-			}
-		}
-	}
-	return false
 }

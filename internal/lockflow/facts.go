@@ -139,7 +139,6 @@ type FactWrite struct {
 	Takes       bool
 	Swaps       bool      `json:",omitempty"` // relWrite.swaps
 	Merges      bool      `json:",omitempty"` // relWrite.merges
-	Relative    bool      `json:",omitempty"` // relWrite.relative
 	Empties     bool      `json:",omitempty"` // relWrite.empties
 	TypeReqs    []typeReq `json:",omitempty"` // relWrite.typeReqs
 	DataFrom    []int
@@ -229,7 +228,7 @@ func (s *summary) toFact() *LockSummary {
 		if !ok {
 			continue
 		}
-		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, Takes: w.takes, Swaps: w.swaps, Merges: w.merges, Relative: w.relative, Empties: w.empties, TypeReqs: w.typeReqs,
+		fw := FactWrite{Loc: loc, Kind: uint8(w.kind), Collection: w.collection, Removal: w.removal, Takes: w.takes, Swaps: w.swaps, Merges: w.merges, Empties: w.empties, TypeReqs: w.typeReqs,
 			DataFrom: w.dataFrom, DataFields: w.dataFields, Key: w.key, Fixed: w.fixed, StoredParam: w.storedParam,
 			EntryKey: factKey(w.keyKnown, w.keyFrom, w.keyMarks)}
 		if w.lock != nil {
@@ -338,7 +337,7 @@ func (f *LockSummary) toSummary(prog *ssa.Program) *summary {
 		if !ok {
 			continue
 		}
-		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, takes: w.Takes, swaps: w.Swaps, merges: w.Merges, relative: w.Relative, empties: w.Empties, typeReqs: w.TypeReqs,
+		rw := relWrite{loc: loc, kind: writeKind(w.Kind), collection: w.Collection, removal: w.Removal, takes: w.Takes, swaps: w.Swaps, merges: w.Merges, empties: w.Empties, typeReqs: w.TypeReqs,
 			dataFrom: w.DataFrom, dataFields: w.DataFields, key: w.Key, fixed: w.Fixed, storedParam: w.StoredParam}
 		rw.keyFrom, rw.keyMarks, rw.keyKnown = w.EntryKey.unpack()
 		if w.Lock != nil {

@@ -113,12 +113,7 @@ type writeSite struct {
 	// location holds, read again in the same expression, and the new
 	// value (x = max(x, v)): nothing stored there in between is lost.
 	merges bool
-	// relative: for a call, the helper itself (not a function it calls)
-	// stores at the location a value computed from what the location
-	// holds, read in the same section (a.bal -= n): it moves the state
-	// from where it is then, rather than setting it.
-	relative bool
-	guards   []guard // re-checks inside a called helper
+	guards []guard // re-checks inside a called helper
 	// key: the map entry written is under this constant key (see
 	// constKey); "" when the key is not a constant.
 	key string
@@ -512,7 +507,7 @@ func (e *engine) analyzeFunction(fn *ssa.Function) *funcState {
 					}
 					ws := writeSite{typeReqs: reqs, instr: instr, loc: loc, held: held, kind: writeCall, inner: w.kind,
 						base: h.cs.rootValue(w.loc), pos: x.Pos(), collection: w.collection, removal: w.removal, empties: w.empties, takes: w.takes, swaps: w.swaps, key: w.key,
-						fixed: w.fixed, merges: w.merges, relative: w.relative}
+						fixed: w.fixed, merges: w.merges}
 					if w.keyKnown {
 						ws.keyKnown, ws.keyMarks = true, withoutFieldMarks(w.keyMarks)
 						for _, p := range w.keyFrom {

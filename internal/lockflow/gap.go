@@ -417,7 +417,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		return nil
 	}
 	g := &Gap{}
-	if len(guards) == 0 && w.kind == writeCall && !w.collection && !fs.movesWhatWasRead(ri, w) {
+	if len(guards) == 0 && w.kind == writeCall && !w.collection {
 		// A helper that only sets fields is how an owner goroutine
 		// publishes state for readers; without a re-check to judge, stay
 		// silent.
@@ -605,26 +605,6 @@ func madeToFill(v ssa.Value) bool {
 		return true
 	}
 	return false
-}
-
-// movesWhatWasRead reports whether helper write w, decided by read ri,
-// moves the very state ri read from where it is when the helper runs, in
-// the helper's own body (a debit(n) after a Balance() check, an Inc()
-// after a Count() under the limit): when ri is tested against a bound,
-// the decision was taken on a value the helper no longer starts from, as
-// in the inline check-then-act (the caller checks the bound). Not a
-// helper that tests the state first (it decides again), nor one whose
-// read call moved the state itself (disk(n) charging what it admits: a
-// claim). A setter storing what its caller hands it is left to the
-// silence: in the corpus such a write after a stale look was as often an
-// owner publishing its state (a lifecycle state, a limit set to the
-// configured one) as a claim.
-func (fs *funcState) movesWhatWasRead(ri int, w *writeSite) bool {
-	r := &fs.reads[ri]
-	if !w.relative || w.loc.key() != r.loc.key() || len(w.guards) > 0 || !fs.overLimit(ri, w) {
-		return false
-	}
-	return !slices.ContainsFunc(fs.writes, func(w2 writeSite) bool { return w2.instr == r.instr && w2.loc.key() == r.loc.key() })
 }
 
 // rollsBackOwnInsert reports whether removal w deletes from the map that

@@ -73,7 +73,6 @@ type relWrite struct {
 	takes      bool      // see writeSite.takes
 	swaps      bool      // see writeSite.swaps
 	merges     bool      // see writeSite.merges
-	relative   bool      // see writeSite.relative
 	key        string    // see writeSite.key
 	// dataFrom lists the parameters whose values flow into what is written;
 	// dataFields the fields of struct parameters that do, where only
@@ -377,7 +376,6 @@ func (s *summary) addWrite(w relWrite) {
 		}
 		x.swaps = x.swaps && w.swaps // a claim only if every such write takes the value
 		x.merges = x.merges && w.merges
-		x.relative = x.relative && w.relative
 		x.empties = x.empties && w.empties
 		x.typeReqs = eitherTypeReqs(x.typeReqs, w.typeReqs)
 		return

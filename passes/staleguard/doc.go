@@ -22,16 +22,13 @@
 // lock and hand over to a ...Locked helper expecting the lock held) or through
 // closures called in place to scope a defer (func() { q.mu.Lock(); defer
 // q.mu.Unlock(); n = len(q.items) }()); read-to-write upgrades of a
-// sync.RWMutex are rlockgap's. A helper that writes a field (not a map or
-// slice) counts when it moves, in its own body, the very state a bound
-// test read from where it is when it runs: a debit(n) after a Balance()
-// check, an Inc() after a Count() below the limit (not an error joined
-// to the ones before after a stale "no error yet", which loses none). Not when the check itself
-// moved it (a reserve(n) that admits and charges in one section, then a
-// refund of what was not used). A setter storing what its caller hands
-// it is not reported, a claim through one (assign(seat, guest) where
-// seatFree said free) included: such setters are as often an owner
-// publishing its state.
+// sync.RWMutex are rlockgap's. A helper that only writes a field (not a
+// map or slice) is not reported after a stale test, whether it sets the
+// field to what its caller hands it (assign(seat, guest) where seatFree
+// said free) or moves it from where it is (debit(n) after Balance()):
+// in real code such writes were as often one goroutine publishing or
+// keeping its own state as a race, and the inline form, which is
+// reported, is where to look.
 //
 // Wrong:
 //

@@ -13,8 +13,9 @@ var ErrTaken = errors.New("seat taken")
 // inline form (Pool.TakeInline's shape) is reported, but through a
 // setter it is not, a known miss: a setter storing what its caller hands
 // it after a stale look was, in the corpus, as often an owner publishing
-// its state (a lifecycle state, a rate limit set to the configured one)
-// as a claim, and telling the two apart needs to know who calls it.
+// its state (a lifecycle state, a rate limit set to the configured one,
+// a client made lazily by one goroutine) as a claim, and telling the two
+// apart needs to know who calls it.
 type Hall struct {
 	mu    sync.Mutex
 	seats []string

@@ -8,7 +8,12 @@ import (
 // Wallet is Account with its sections behind methods: Balance reads under
 // the lock, debit and credit move the balance from wherever it is when
 // they run. A debit decided by a balance read in an earlier call can
-// overdraw, as the inline Withdraw can.
+// overdraw, as the inline Withdraw can, but through helpers it is not
+// reported, a known miss: in the corpus, a helper moving a count after a
+// test of it against a bound was as often one goroutine's bookkeeping (a
+// writer that alone fills a window a reader drains, a shortcut out of a
+// loop over a running total) as a race, and the code does not say which.
+// The rest of this file is what such a rule would have to leave alone.
 type Wallet struct {
 	mu       sync.Mutex
 	balance  int64
@@ -32,7 +37,7 @@ func (w *Wallet) Spend(n int64) error {
 	if w.Balance() < n {
 		return ErrFunds
 	}
-	w.debit(n) // want `w.mu is locked again by w.debit after the section that checked: the write is decided by w.Balance\(\), read in an earlier section`
+	w.debit(n)
 	return nil
 }
 
@@ -142,8 +147,7 @@ func (d *Disk) Write(p []byte, write func([]byte) int) bool {
 
 // Dump skips its work once an error was recorded, and records a new one
 // by joining it to those before: a stale "no error yet" costs one more
-// record, and no error is lost. Silent (only a bound, a balance or a
-// count tested against a limit, makes such a move a check-then-act).
+// record, and no error is lost. Silent.
 type Dump struct {
 	mu  sync.Mutex
 	err error

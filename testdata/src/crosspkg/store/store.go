@@ -387,4 +387,3 @@ func (m *Meter) Reset(n int) { // want Reset:`locks arg0.mu; writes arg0.left un
 	m.left = n
 	m.mu.Unlock()
 }
-

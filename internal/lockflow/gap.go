@@ -577,10 +577,12 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				// racer gets, and stores, the same child.
 				return nil
 			}
-			if w.stored != nil && fs.madeIn(fs.assigned(w.stored), w.held, h.key) && !fs.handedBack(w.stored) && !madeToFill(fs.assigned(w.stored)) {
-				// Recomputed under the write lock and kept private: a
-				// racer's entry is replaced by an equivalent one.
-				return nil
+			if w.stored != nil {
+				if v := fs.assigned(w.stored); fs.madeIn(v, w.held, h.key) && !fs.handedBack(w.stored) && !madeToFill(v) {
+					// Recomputed under the write lock and kept private: a
+					// racer's entry is replaced by an equivalent one.
+					return nil
+				}
 			}
 			g.Kind = LazyInit
 		default:

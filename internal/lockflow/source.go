@@ -138,10 +138,35 @@ const unnamedValue = "a value"
 // holding the read assigns it to (or the value computed from it), or else
 // the read expression itself.
 func (s *Source) ValueName(pos token.Pos) string {
-	e := s.ReadExpr(pos)
-	if e == nil {
-		return unnamedValue
+	name, _, _ := s.namedRead(pos)
+	return name
+}
+
+// MissingName names what a lookup at pos found missing: the name
+// ValueName gives, unless that is a variable holding a verdict on it
+// (open := m.done != nil, a bool where the lookup's value is not one),
+// which cannot be missing; then the lookup as written. name is what the
+// caller settled on, kept unless it is that variable.
+func (s *Source) MissingName(pos token.Pos, name string) string {
+	held, e, holder := s.namedRead(pos)
+	if holder == nil || held != name {
+		return name
 	}
+	info := s.pass.TypesInfo
+	if t, et := info.TypeOf(holder), info.TypeOf(e); t != nil && et != nil && isBool(t) && !isBool(et) {
+		return types.ExprString(e)
+	}
+	return name
+}
+
+// namedRead returns ValueName's answer for the read at pos, the read
+// expression, and the variable the answer names, if it names one.
+func (s *Source) namedRead(pos token.Pos) (name string, e, holder ast.Expr) {
+	e = s.ReadExpr(pos)
+	if e == nil {
+		return unnamedValue, nil, nil
+	}
+	itself := types.ExprString(e)
 	within := func(outer ast.Node) bool { return outer.Pos() <= e.Pos() && e.End() <= outer.End() }
 	for _, n := range s.Enclosing(e.Pos()) {
 		switch st := n.(type) {
@@ -149,7 +174,7 @@ func (s *Source) ValueName(pos token.Pos) string {
 			if e.Pos() <= st.Pos() && st.End() <= e.End() {
 				continue // the literal called by e itself
 			}
-			return types.ExprString(e)
+			return itself, e, nil
 		case *ast.AssignStmt:
 			for i, r := range st.Rhs {
 				if !within(r) {
@@ -161,60 +186,27 @@ func (s *Source) ValueName(pos token.Pos) string {
 				}
 				if id, ok := lhs.(*ast.Ident); ok && (id.Name == "_" || usesVar(r, id.Name)) {
 					// off = c.offset + off: "off" names the old value too.
-					return types.ExprString(e)
+					return itself, e, nil
 				}
 				if isError(s.pass.TypesInfo.TypeOf(lhs)) {
 					// err := r.checkFree(name): the call gave the verdict.
-					return types.ExprString(e)
+					return itself, e, nil
 				}
-				return types.ExprString(lhs)
+				return types.ExprString(lhs), e, lhs
 			}
-			return types.ExprString(e)
+			return itself, e, nil
 		case *ast.ValueSpec:
 			for i, r := range st.Values {
 				if within(r) && i < len(st.Names) && st.Names[i].Name != "_" {
-					return st.Names[i].Name
+					return st.Names[i].Name, e, st.Names[i]
 				}
 			}
-			return types.ExprString(e)
+			return itself, e, nil
 		case ast.Stmt:
-			return types.ExprString(e)
+			return itself, e, nil
 		}
 	}
-	return types.ExprString(e)
-}
-
-// MissingName names what a lookup at pos found missing: the name
-// ValueName gives, unless that names a verdict on it (open := m.done !=
-// nil, a bool where the lookup's value is not one), which cannot be
-// missing; then the lookup as written.
-func (s *Source) MissingName(pos token.Pos, name string) string {
-	e := s.ReadExpr(pos)
-	if e == nil || types.ExprString(e) == name || s.pass.TypesInfo.TypeOf(e) == nil || isBool(s.pass.TypesInfo.TypeOf(e)) {
-		return name
-	}
-	for _, n := range s.Enclosing(e.Pos()) {
-		var named []ast.Expr
-		switch st := n.(type) {
-		case *ast.AssignStmt:
-			named = st.Lhs
-		case *ast.ValueSpec:
-			for _, id := range st.Names {
-				named = append(named, id)
-			}
-		case ast.Stmt, *ast.FuncLit:
-			return name
-		default:
-			continue
-		}
-		for _, lhs := range named {
-			if types.ExprString(lhs) == name && s.pass.TypesInfo.TypeOf(lhs) != nil && isBool(s.pass.TypesInfo.TypeOf(lhs)) {
-				return types.ExprString(e)
-			}
-		}
-		return name
-	}
-	return name
+	return itself, e, nil
 }
 
 // usesVar reports whether x refers to the variable name (a field or

@@ -42,6 +42,21 @@ func (h *Hall) Book(n int, guest string) error {
 	return nil
 }
 
+// BookInline is Book written out: reported, and the fix tests the seat
+// again where it writes it.
+func (h *Hall) BookInline(n int, guest string) error {
+	h.mu.Lock()
+	free := h.seats[n] == ""
+	h.mu.Unlock()
+	if !free {
+		return ErrTaken
+	}
+	h.mu.Lock() // want `h.mu is locked again after the section that checked: the write is decided by free`
+	h.seats[n] = guest
+	h.mu.Unlock()
+	return nil
+}
+
 // tryAssign tests the seat again where it writes it.
 func (h *Hall) tryAssign(n int, guest string) bool {
 	h.mu.Lock()

@@ -59,6 +59,26 @@ func (h *Hub) Subscribe(topic string) <-chan string {
 	return ch
 }
 
+// Board makes its table the double-checked way: silent.
+type Board struct {
+	mu   sync.RWMutex
+	subs map[string]chan string
+}
+
+func (b *Board) Subscribe(topic string) <-chan string {
+	b.mu.RLock()
+	subs := b.subs
+	b.mu.RUnlock()
+	ch := make(chan string, 1)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if subs == nil && b.subs == nil {
+		b.subs = make(map[string]chan string)
+	}
+	b.subs[topic] = ch
+	return ch
+}
+
 // Drain has the double-checked form: silent.
 type Drain struct {
 	mu   sync.RWMutex

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# corpus/check.sh [-update] [MODULE@VERSION...]
+# corpus/check.sh [-update | -status] [MODULE@VERSION...]
 #
 # Runs lockgap over the pinned real-world modules (modules.txt, or those
 # given) and compares what it reports with findings.tsv, the reviewed list:
@@ -14,19 +14,45 @@
 # has corpus/prepare/<module path, / as _>.sh, sourced in its folder.
 # CORPUS_STATE=DIR keeps each module's findings in DIR as it finishes, so
 # an interrupted run given the same DIR again resumes where it stopped.
+# -status (with CORPUS_STATE) runs nothing: it compares what the modules
+# done so far in DIR reported, while the run goes on in another shell.
+# CORPUS_SCOPE=held runs only the packages that hold findings in
+# findings.tsv: a quick check of a change that should only silence
+# findings (what is gone or reworded). A package analysed without the
+# rest of its module can report more than in the full run, so its +
+# lines are not news, and -update is refused in that scope.
 # LOCKGAP_CHECK_FLAGS adds flags to lockgap's command line (with
 # LOCKGAP_INPROCESS=require, "-inprocess" compares the in-process run
 # with the reviewed list).
 set -euo pipefail
 # Some module zips ship a go.work naming folders they do not contain.
 export GOWORK=off
-update=false
-if [ "${1:-}" = "-update" ]; then update=true; shift; fi
+update=false status=false
+case "${1:-}" in
+-update) update=true; shift ;;
+-status) status=true; shift ;;
+esac
+scope=${CORPUS_SCOPE:-modules}
+case $scope in
+modules | held) ;;
+*) echo "CORPUS_SCOPE is modules (the default) or held, not $scope" >&2; exit 2 ;;
+esac
+if $update && [ "$scope" = held ]; then
+	echo "-update needs whole modules (CORPUS_SCOPE=modules)" >&2
+	exit 2
+fi
+if $status && [ -z "${CORPUS_STATE:-}" ]; then
+	echo "-status compares what a run keeps in CORPUS_STATE: set it" >&2
+	exit 2
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(dirname "$here")
 fetch=${FETCH_MODULE:-$repo/../shared/tools/fetch-module}
 mods=("$@")
-if [ ${#mods[@]} -eq 0 ]; then
+if $status; then
+	mods=()
+	[ ! -f "$CORPUS_STATE/done" ] || mapfile -t mods <"$CORPUS_STATE/done"
+elif [ ${#mods[@]} -eq 0 ]; then
 	mapfile -t mods < <(grep -v '^#' "$here/modules.txt" | grep .)
 fi
 work=$(mktemp -d)
@@ -61,7 +87,7 @@ make_room() {
 	echo "only $(free_gb "$modcache") GB free: emptying the module cache" >&2
 	go clean -modcache || true
 }
-go build -o "$work/lockgap" "$repo/cmd/lockgap"
+$status || go build -o "$work/lockgap" "$repo/cmd/lockgap"
 # A run over the whole list takes hours; with CORPUS_STATE set to a
 # folder, what each module reported is kept there as it finishes, and a
 # second run with the same folder (after a crash, a full disk, a closed
@@ -73,25 +99,34 @@ touch "$state/current.tsv"
 ran=()
 for spec in "${mods[@]}"; do
 	if grep -qxF "$spec" "$state/done" 2>/dev/null; then
-		echo "== $spec: already run (in $state), kept" >&2
+		$status || echo "== $spec: already run (in $state), kept" >&2
 		ran+=("$spec")
 		continue
 	fi
 	make_room
 	if [ "$spec" = std ]; then
-		dir=$(go env GOROOT)/src; pkgs=std; label="std@$(go env GOVERSION)"
+		dir=$(go env GOROOT)/src; pkgs=(std); label="std@$(go env GOVERSION)"
 	else
 		if ! dir=$("$fetch" "$spec" | tail -1) || [ -z "$dir" ]; then
 			echo "could not fetch $spec (not served, or it needs a newer Go): skipped, its rows kept" >&2
 			continue
 		fi
-		pkgs=./...; label=$spec
+		pkgs=(./...); label=$spec
+	fi
+	if [ "$scope" = held ]; then
+		# The folders of the findings held for this module (std's rows
+		# name files under GOROOT/src, the others under the module).
+		mapfile -t pkgs < <(awk -F'\t' -v m="${label%@*}" '$1 !~ /^#/ { split($1, a, "@"); if (a[1] == m) { d = $2; sub("/[^/]*$", "", d); if (d == $2) d = "."; print "./" d } }' "$here/findings.tsv" | sort -u)
+		if [ ${#pkgs[@]} -eq 0 ]; then
+			echo "== $label: no findings held, skipped" >&2
+			continue
+		fi
 	fi
 	echo "== $label" >&2
 	ran+=("$spec")
 	prepare=$here/prepare/$(echo "${spec%@*}" | tr / _).sh
 	run_lockgap() {
-		(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" ${LOCKGAP_CHECK_FLAGS:-} -json $pkgs >"$work/out.json" 2>"$work/err.txt") || true
+		(cd "$dir" && { [ ! -f "$prepare" ] || . "$prepare"; } && "$work/lockgap" ${LOCKGAP_CHECK_FLAGS:-} -json "${pkgs[@]}" >"$work/out.json" 2>"$work/err.txt") || true
 	}
 	run_lockgap
 	# An entry of the build cache trimmed (above, or by the go command)

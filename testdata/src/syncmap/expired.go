@@ -1,0 +1,109 @@
+package syncmap
+
+import (
+	"sync"
+	"time"
+)
+
+// Tokens keeps issued tokens by ID; Issue stores a fresh token under an
+// ID again once the old one has expired.
+type Tokens struct {
+	byID    sync.Map // string -> *token
+	revoked func(id string)
+}
+
+type token struct {
+	id      string
+	expires time.Time
+}
+
+func (t *token) expired(now time.Time) bool { return now.After(t.expires) }
+
+func (ts *Tokens) Issue(id string, ttl time.Duration) {
+	ts.byID.Store(id, &token{id: id, expires: time.Now().Add(ttl)})
+}
+
+// Reap finds the token expired, tells the revocation hook, then deletes
+// the ID: a token issued again in between is deleted with it.
+func (ts *Tokens) Reap(id string, now time.Time) {
+	v, ok := ts.byID.Load(id)
+	if !ok || !v.(*token).expires.Before(now) {
+		return
+	}
+	ts.revoked(id)
+	ts.byID.Delete(id) // want `ts.byID.Delete is decided by ts.byID.Load, read by an earlier call, and the entry may have been replaced since; remove only the entry seen, with ts.byID.CompareAndDelete`
+}
+
+// ReapAsked asks the token itself: the same.
+func (ts *Tokens) ReapAsked(id string, now time.Time) {
+	v, ok := ts.byID.Load(id)
+	if !ok || !v.(*token).expired(now) {
+		return
+	}
+	ts.revoked(id)
+	ts.byID.Delete(id) // want `ts.byID.Delete is decided by ts.byID.Load, read by an earlier call, and the entry may have been replaced since`
+}
+
+// ReapSeen deletes only the token it found expired: silent.
+func (ts *Tokens) ReapSeen(id string, now time.Time) {
+	v, ok := ts.byID.Load(id)
+	if !ok || !v.(*token).expired(now) {
+		return
+	}
+	ts.revoked(id)
+	ts.byID.CompareAndDelete(id, v)
+}
+
+// Forget deletes an ID because it is there, whatever it holds: a token
+// issued in between goes too, as it would had Forget come a moment
+// later (removal by existence is idempotent): silent.
+func (ts *Tokens) Forget(id string) {
+	if _, ok := ts.byID.Load(id); !ok {
+		return
+	}
+	ts.revoked(id)
+	ts.byID.Delete(id)
+}
+
+// Leased keeps leases in a plain map under a mutex, and reaps one found
+// expired in an earlier section.
+type Leased struct {
+	mu     sync.Mutex
+	leases map[string]*token
+	closed func(id string)
+}
+
+func (l *Leased) Grant(id string, ttl time.Duration) {
+	l.mu.Lock()
+	l.leases[id] = &token{id: id, expires: time.Now().Add(ttl)}
+	l.mu.Unlock()
+}
+
+func (l *Leased) Reap(id string, now time.Time) {
+	l.mu.Lock()
+	t := l.leases[id]
+	l.mu.Unlock()
+	if t == nil || !t.expired(now) {
+		return
+	}
+	l.closed(id)
+	l.mu.Lock() // want `l.mu is locked again after the section that checked`
+	delete(l.leases, id)
+	l.mu.Unlock()
+}
+
+// ReapChecked looks again in the second section: silent.
+func (l *Leased) ReapChecked(id string, now time.Time) {
+	l.mu.Lock()
+	t := l.leases[id]
+	l.mu.Unlock()
+	if t == nil || !t.expired(now) {
+		return
+	}
+	l.closed(id)
+	l.mu.Lock()
+	if l.leases[id] == t {
+		delete(l.leases, id)
+	}
+	l.mu.Unlock()
+}

@@ -2502,11 +2502,27 @@ func (fs *funcState) testsEntryContent(c ssa.Value, ri int, w *writeSite) bool {
 			if slices.ContainsFunc(w.held, func(h heldLock) bool { return sameSection(fs.heldAt(x), w.held, h.key) }) {
 				return false // asked again in the section
 			}
+			if atomicClaim(callee) {
+				// Winning the entry's own flag (unloaded.CompareAndSwap(false,
+				// true)) claims it: the losers do not act, and the verdict
+				// cannot go stale behind the winner.
+				return false
+			}
 			return through(common.Args[0]) || tests(common.Args[0], depth+1)
 		}
 		return false
 	}
 	return tests(c, 0)
+}
+
+// atomicClaim reports whether fn is an atomic compare-and-swap or swap
+// of package sync/atomic.
+func atomicClaim(fn *ssa.Function) bool {
+	pkg := fn.Pkg
+	if fn.Origin() != nil {
+		pkg = fn.Origin().Pkg
+	}
+	return pkg != nil && pkg.Pkg.Path() == "sync/atomic" && (fn.Name() == "CompareAndSwap" || fn.Name() == "Swap")
 }
 
 // testsListed reports whether c tests what read ri handed over: ri

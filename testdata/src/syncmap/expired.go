@@ -2,6 +2,7 @@ package syncmap
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -106,4 +107,44 @@ func (l *Leased) ReapChecked(id string, now time.Time) {
 		delete(l.leases, id)
 	}
 	l.mu.Unlock()
+}
+
+// InFlight counts requests per upstream and drops an upstream's counter
+// when it falls to zero; a request starting in between takes the same
+// counter (LoadOrStore), adds to it, and loses its count when the entry
+// is deleted under it.
+type InFlight struct {
+	byUpstream sync.Map // string -> *atomic.Int64
+}
+
+func (f *InFlight) Start(upstream string) {
+	v, _ := f.byUpstream.LoadOrStore(upstream, new(atomic.Int64))
+	v.(*atomic.Int64).Add(1)
+}
+
+func (f *InFlight) Done(upstream string) {
+	if v, ok := f.byUpstream.Load(upstream); ok {
+		if v.(*atomic.Int64).Add(-1) <= 0 {
+			f.byUpstream.Delete(upstream) // want `f.byUpstream.Delete is decided by f.byUpstream.Load, read by an earlier call, and the entry may have been replaced since`
+		}
+	}
+}
+
+// Endpoints retires an endpoint by winning its own flag first: only the
+// winner deletes, the flag is never cleared, and endpoints are only ever
+// added where missing. Silent.
+type Endpoints struct {
+	byAddr sync.Map // string -> *endpoint
+}
+
+type endpoint struct{ retired atomic.Bool }
+
+func (e *Endpoints) Ensure(addr string) {
+	e.byAddr.LoadOrStore(addr, new(endpoint))
+}
+
+func (e *Endpoints) Retire(addr string) {
+	if v, ok := e.byAddr.Load(addr); ok && v.(*endpoint).retired.CompareAndSwap(false, true) {
+		e.byAddr.Delete(addr)
+	}
 }

@@ -2432,7 +2432,7 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 		if !direct && !iterates && fs.testsCopy(c, ri, 0) {
 			test(ri)
 		}
-		if !direct && !iterates && removes(w) && fs.testsEntryContent(c, ri, w) {
+		if !direct && !iterates && removesEntryRead(w, fs.reads[ri]) && fs.testsEntryContent(c, ri, w) {
 			// "The entry found has expired, so delete it": if it was
 			// replaced in between, the delete takes the new entry.
 			test(ri)
@@ -2513,6 +2513,12 @@ func (fs *funcState) testsEntryContent(c ssa.Value, ri int, w *writeSite) bool {
 		return false
 	}
 	return tests(c, 0)
+}
+
+// removesEntryRead reports whether w deletes an entry of what r looked
+// up: the entry found, not something else the verdict on it decided.
+func removesEntryRead(w *writeSite, r readSite) bool {
+	return (w.kind == writeDelete || w.inner == writeDelete) && strings.HasSuffix(r.loc.Steps, "[];") && r.loc.key() == w.loc.key()
 }
 
 // atomicClaim reports whether fn is an atomic compare-and-swap or swap

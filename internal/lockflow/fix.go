@@ -7,6 +7,7 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -693,4 +694,173 @@ func innermostBody(path []ast.Node) (*ast.BlockStmt, int) {
 		}
 	}
 	return nil, -1
+}
+
+// compareAndDeleteFix turns the Delete that a stale Load decided into a
+// CompareAndDelete of the entry the Load found, so that an entry stored
+// in between stays:
+//
+//	v, ok := m.Load(k)
+//	...
+//	m.Delete(k)
+//
+// becomes
+//
+//	m.CompareAndDelete(k, v)
+//
+// It is offered when the Delete is a statement of its own on the map the
+// Load read, the key is the same local variable in both, and the value
+// the Load found is a local variable; neither variable is assigned again
+// in the function, and the value is asserted there to a type that is not
+// an interface and can be compared (CompareAndDelete compares the value
+// it is given with the entry's, and panics on one that cannot be).
+func compareAndDeleteFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
+	if g.Kind == LazyInit || g.Kind == LostUpdate || !g.Removal {
+		return analysis.SuggestedFix{}, false
+	}
+	del, load := src.CallAt(g.BOpen), src.CallAt(g.Read)
+	if del == nil || load == nil || len(del.Args) != 1 || len(load.Args) != 1 {
+		return analysis.SuggestedFix{}, false
+	}
+	delSel, ok1 := ast.Unparen(del.Fun).(*ast.SelectorExpr)
+	loadSel, ok2 := ast.Unparen(load.Fun).(*ast.SelectorExpr)
+	if !ok1 || !ok2 || delSel.Sel.Name != "Delete" || loadSel.Sel.Name != "Load" {
+		return analysis.SuggestedFix{}, false
+	}
+	recv := methodReceiver(pass, del)
+	if recv == nil || methodReceiver(pass, load) == nil || render(pass, recv) != render(pass, methodReceiver(pass, load)) || !hasCompareAndDelete(pass, recv) {
+		return analysis.SuggestedFix{}, false
+	}
+	key := localVar(pass, del.Args[0])
+	if key == nil || localVar(pass, load.Args[0]) != key {
+		return analysis.SuggestedFix{}, false
+	}
+	delPath, loadPath := src.Enclosing(del.Pos()), src.Enclosing(load.Pos())
+	body, _ := innermostBody(delPath)
+	if loadBody, _ := innermostBody(loadPath); body == nil || loadBody != body {
+		return analysis.SuggestedFix{}, false
+	}
+	var def *ast.AssignStmt
+	for _, n := range loadPath {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == 2 && len(as.Rhs) == 1 && ast.Unparen(as.Rhs[0]) == load {
+			def = as
+			break
+		}
+	}
+	if def == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	found := localVar(pass, def.Lhs[0])
+	if found == nil || key == found {
+		return analysis.SuggestedFix{}, false
+	}
+	isStmt := false
+	for _, n := range delPath {
+		if es, ok := n.(*ast.ExprStmt); ok && ast.Unparen(es.X) == del {
+			isStmt = true
+		}
+	}
+	if !isStmt || !assignedOnlyBy(pass, body, key, nil) || !assignedOnlyBy(pass, body, found, def) ||
+		!visibleAt(pass, found, del.Pos()) || !assertedComparable(pass, body, found) {
+		return analysis.SuggestedFix{}, false
+	}
+	text := fmt.Sprintf("%s.CompareAndDelete(%s, %s)", render(pass, recv), render(pass, del.Args[0]), found.Name())
+	return analysis.SuggestedFix{
+		Message:   "delete only the entry found, with CompareAndDelete",
+		TextEdits: []analysis.TextEdit{{Pos: del.Pos(), End: del.End(), NewText: []byte(text)}},
+	}, true
+}
+
+// hasCompareAndDelete reports whether recv's type has sync.Map's
+// CompareAndDelete(key, old any) (deleted bool).
+func hasCompareAndDelete(pass *analysis.Pass, recv ast.Expr) bool {
+	t := pass.TypesInfo.TypeOf(recv)
+	if t == nil {
+		return false
+	}
+	obj, _, _ := types.LookupFieldOrMethod(t, true, pass.Pkg, "CompareAndDelete")
+	method, ok := obj.(*types.Func)
+	if !ok {
+		return false
+	}
+	sig := method.Type().(*types.Signature)
+	return sig.Params().Len() == 2 && sig.Results().Len() == 1 && types.Identical(sig.Results().At(0).Type(), types.Typ[types.Bool])
+}
+
+// localVar returns the local variable (or parameter) e names, or nil.
+func localVar(pass *analysis.Pass, e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok || id.Name == "_" {
+		return nil
+	}
+	obj := pass.TypesInfo.ObjectOf(id)
+	v, ok := obj.(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	return v
+}
+
+// assignedOnlyBy reports whether nothing in body assigns v, takes its
+// address, or ranges into it, but the statement def (nil: nothing).
+func assignedOnlyBy(pass *analysis.Pass, body *ast.BlockStmt, v *types.Var, def *ast.AssignStmt) bool {
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && pass.TypesInfo.ObjectOf(id) == v
+	}
+	clean := true
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n != def && slices.ContainsFunc(n.Lhs, is) {
+				clean = false
+			}
+		case *ast.IncDecStmt:
+			if is(n.X) {
+				clean = false
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND && is(n.X) {
+				clean = false
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil && is(n.Key) || n.Value != nil && is(n.Value) {
+				clean = false
+			}
+		}
+		return clean
+	})
+	return clean
+}
+
+// visibleAt reports whether v's name, written at pos, names v.
+func visibleAt(pass *analysis.Pass, v *types.Var, pos token.Pos) bool {
+	scope := pass.Pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return false
+	}
+	_, obj := scope.LookupParent(v.Name(), pos)
+	return obj == v
+}
+
+// assertedComparable reports whether body asserts v to a type that is
+// not an interface and can be compared, and to no other.
+func assertedComparable(pass *analysis.Pass, body *ast.BlockStmt, v *types.Var) bool {
+	seen, ok := false, true
+	ast.Inspect(body, func(n ast.Node) bool {
+		ta, isAssert := n.(*ast.TypeAssertExpr)
+		if !isAssert || ta.Type == nil {
+			return true
+		}
+		if id, isIdent := ast.Unparen(ta.X).(*ast.Ident); !isIdent || pass.TypesInfo.ObjectOf(id) != v {
+			return true
+		}
+		t := pass.TypesInfo.TypeOf(ta.Type)
+		if t == nil || types.IsInterface(t) || !types.Comparable(t) {
+			ok = false
+		}
+		seen = true
+		return true
+	})
+	return seen && ok
 }

@@ -225,8 +225,6 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 	}
 	if fix, ok := loadOrStoreFix(pass, src, g); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
-	} else if fix, ok := compareAndDeleteFix(pass, src, g); ok {
-		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return withCondition(d, g)
 }

@@ -371,11 +371,6 @@
 //		re = actual.(*regexp.Regexp)
 //	}
 //
-// A sync.Map Delete decided by what a Load found becomes a
-// CompareAndDelete of that entry (g.byID.CompareAndDelete(id, v)), when
-// the key and the value found are local variables never assigned again
-// and the value is asserted to a type that can be compared.
-//
 // A double check that tests, in the second section, the local the first
 // one set (conn := d.conn ... d.mu.Lock(); if conn == nil { d.conn = dialed },
 // or n := len(q.items) ... if n >= q.max { return false }) says so: the

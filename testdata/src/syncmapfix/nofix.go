@@ -112,30 +112,3 @@ func (s *Sessions) Poll(pollers *sync.Map, addr string) *poller {
 	go p.run()
 	return p
 }
-
-// ReapNext deletes under another key than the one it looked up: no fix.
-func (g *Grants) ReapNext(id string, now time.Time) {
-	v, ok := g.byID.Load(id)
-	if !ok || !v.(*grant).expires.Before(now) {
-		return
-	}
-	g.revoked(id)
-	id = id + "/next"
-	g.byID.Delete(id) // want `g.byID.Delete is decided by g.byID.Load, read by an earlier call, and the entry may have been replaced since`
-}
-
-// Limits keeps slices, which CompareAndDelete cannot compare (it would
-// panic): no fix.
-type Limits struct {
-	byUser sync.Map // string -> []time.Time
-}
-
-func (l *Limits) Issue(user string) { l.byUser.Store(user, []time.Time{time.Now()}) }
-
-func (l *Limits) Forget(user string, now time.Time) {
-	v, ok := l.byUser.Load(user)
-	if !ok || len(v.([]time.Time)) == 0 || !v.([]time.Time)[0].Before(now) {
-		return
-	}
-	l.byUser.Delete(user) // want `l.byUser.Delete is decided by l.byUser.Load, read by an earlier call, and the entry may have been replaced since`
-}

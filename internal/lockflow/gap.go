@@ -2432,103 +2432,12 @@ func (fs *funcState) decides(ri int, w *writeSite) (tested, byContent, byLimit, 
 		if !direct && !iterates && fs.testsCopy(c, ri, 0) {
 			test(ri)
 		}
-		if !direct && !iterates && removesEntryRead(w, fs.reads[ri]) && fs.testsEntryContent(c, ri, w) {
-			// "The entry found has expired, so delete it": if it was
-			// replaced in between, the delete takes the new entry.
-			test(ri)
-		}
 		if !direct && fs.walksPicked(d.block, c, ri, w) {
 			test(ri)
 		}
 	})
 	byLimit = byLimit || leftLoop && bodyTested
 	return tested, byContent, byLimit, byOutcome
-}
-
-// testsEntryContent reports whether c tests what the entry read ri found
-// holds, read before w's section opens: a field of it compared
-// (e.expires.Before(now)), or a method of it asked (e.expired(now)).
-// What the section itself reads of the entry is a re-check; an entry's
-// field handed to some other function (stored(e.ID)) asks that function,
-// not the entry.
-func (fs *funcState) testsEntryContent(c ssa.Value, ri int, w *writeSite) bool {
-	// (A sync.Map hands its entries out as any: the path to the field
-	// goes through the type assertion.)
-	through := func(v ssa.Value) bool {
-		for range 16 {
-			if v == nil {
-				return false
-			}
-			if fs.reachedThrough(v, ri) {
-				return true
-			}
-			switch x := v.(type) {
-			case *ssa.TypeAssert:
-				v = x.X
-			case *ssa.Extract:
-				ta, ok := x.Tuple.(*ssa.TypeAssert)
-				if !ok || x.Index != 0 {
-					return false
-				}
-				v = ta.X
-			default:
-				v, _, _ = selection(v, false)
-			}
-		}
-		return false
-	}
-	var tests func(v ssa.Value, depth int) bool
-	tests = func(v ssa.Value, depth int) bool {
-		if depth > 8 {
-			return false
-		}
-		switch x := v.(type) {
-		case *ssa.UnOp:
-			if x.Op != token.MUL {
-				return tests(x.X, depth+1)
-			}
-			if r, ok := fs.readIdx[x]; ok && fs.inSectionOf(&fs.reads[r], w) {
-				return false
-			}
-			return through(x.X)
-		case *ssa.BinOp:
-			return tests(x.X, depth+1) || tests(x.Y, depth+1)
-		case *ssa.Call:
-			common := x.Common()
-			callee := common.StaticCallee()
-			if callee == nil || callee.Signature.Recv() == nil || len(common.Args) == 0 {
-				return false
-			}
-			if slices.ContainsFunc(w.held, func(h heldLock) bool { return sameSection(fs.heldAt(x), w.held, h.key) }) {
-				return false // asked again in the section
-			}
-			if atomicClaim(callee) {
-				// Winning the entry's own flag (unloaded.CompareAndSwap(false,
-				// true)) claims it: the losers do not act, and the verdict
-				// cannot go stale behind the winner.
-				return false
-			}
-			return through(common.Args[0]) || tests(common.Args[0], depth+1)
-		}
-		return false
-	}
-	return tests(c, 0)
-}
-
-// removesEntryRead reports whether w deletes an entry of what r looked
-// up: the entry found, not something else the verdict on it decided.
-func removesEntryRead(w *writeSite, r readSite) bool {
-	return (w.kind == writeDelete || w.inner == writeDelete) && strings.HasSuffix(r.loc.Steps, "[];") && r.loc.key() == w.loc.key()
-}
-
-// atomicClaim reports whether fn is an atomic compare-and-swap or swap
-// of package sync/atomic.
-func atomicClaim(fn *ssa.Function) bool {
-	pkg := fn.Pkg
-	if fn.Origin() != nil {
-		pkg = fn.Origin().Pkg
-	}
-	return pkg != nil && pkg.Pkg.Path() == "sync/atomic" && (fn.Name() == "CompareAndSwap" || fn.Name() == "Swap")
 }
 
 // testsListed reports whether c tests what read ri handed over: ri

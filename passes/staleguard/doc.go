@@ -146,11 +146,7 @@
 // adds to a count the test found large enough aside; so does a claim taken in the section of a mutex that made the
 // read, when every change of the claim map holds that mutex); removing
 // an entry a stale test found there, also through a helper whose one
-// result is only the found result of its lookup (not so an entry the
-// test found in some state: one found expired, then deleted, may have
-// been replaced by a fresh one in between, and that is reported unless
-// the section asks again or deletes only the entry seen, with
-// CompareAndDelete); removing from a map
+// result is only the found result of its lookup; removing from a map
 // what the helper call that decided had itself inserted there (a create
 // rolled back when persisting it fails); removing
 // the entry looked up once a call on it succeeded (a racer's call fails,

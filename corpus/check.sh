@@ -21,6 +21,9 @@
 # findings (what is gone or reworded). A package analysed without the
 # rest of its module can report more than in the full run, so its +
 # lines are not news, and -update is refused in that scope.
+# The findings that carry a suggested fix are kept in the same form in
+# fixes.tsv beside current.tsv (in CORPUS_STATE when set): classes.py
+# -fixes FILE says how many true and false findings have one.
 # LOCKGAP_CHECK_FLAGS adds flags to lockgap's command line (with
 # LOCKGAP_INPROCESS=require, "-inprocess" compares the in-process run
 # with the reviewed list).
@@ -94,7 +97,7 @@ $status || go build -o "$work/lockgap" "$repo/cmd/lockgap"
 # session) goes on where the first stopped.
 state=${CORPUS_STATE:-$work}
 mkdir -p "$state"
-[ -n "${CORPUS_STATE:-}" ] || : >"$state/current.tsv"
+[ -n "${CORPUS_STATE:-}" ] || : >"$state/current.tsv" >"$state/fixes.tsv"
 touch "$state/current.tsv"
 ran=()
 for spec in "${mods[@]}"; do
@@ -149,14 +152,14 @@ for spec in "${mods[@]}"; do
 		grep -h "internal error\|panic:" "$work/out.json" "$work/err.txt" | head >&2
 		echo panic >"$work/panicked"
 	fi
-	python3 - "$label" "$dir" "$work/out.json" >"$work/module.tsv" <<'PY'
+	python3 - "$label" "$dir" "$work/out.json" "$work/fixes.tsv" >"$work/module.tsv" <<'PY'
 import json, os, sys
-label, root, path = sys.argv[1], sys.argv[2], sys.argv[3]
+label, root, path, fixes_path = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 try:
     tree = json.load(open(path))
 except ValueError:
     tree = {}
-rows = set()
+rows, fixed = set(), set()
 for pkg, by in tree.items():
     for pas, diags in by.items():
         for d in diags:
@@ -164,11 +167,18 @@ for pkg, by in tree.items():
             if len(parts) < 3:  # no position: a bug of lockgap's, kept visible
                 parts = [d["posn"], "0"]
             file, line = parts[:2]
-            rows.add((label, os.path.relpath(file, root), int(line), pas, d["message"].replace("\t", " ")))
+            row = (label, os.path.relpath(file, root), int(line), pas, d["message"].replace("\t", " "))
+            rows.add(row)
+            if d.get("suggested_fixes"):
+                fixed.add(row)
 for r in sorted(rows):
     print("\t".join(str(x) for x in r))
+with open(fixes_path, "w") as f:
+    for r in sorted(fixed):
+        f.write("\t".join(str(x) for x in r) + "\n")
 PY
 	cat "$work/module.tsv" >>"$state/current.tsv"
+	cat "$work/fixes.tsv" >>"$state/fixes.tsv"
 	[ ! -f "$work/panicked" ] || cp "$work/panicked" "$state/panicked"
 	echo "$spec" >>"$state/done"
 done

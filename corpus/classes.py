@@ -5,7 +5,12 @@ Prints the precision over the list, per pass, and the false findings
 grouped by the class their reason names ("[class: ...]"), each class
 under the family of facts lockgap would need to drop it. A false finding
 whose reason names no class is listed as unclassified: give it one.
+
+With -fixes FILE (the fixes.tsv a check.sh run keeps beside current.tsv),
+it also says how many of the true and of the false findings carry a
+suggested fix, and lists the true findings without one by message shape.
 """
+import argparse
 import collections
 import os
 import re
@@ -39,7 +44,37 @@ def family(cls):
     return "other"
 
 
+def shape(message):
+    """The words of a message that say its kind, names dropped."""
+    m = re.sub(r"\([\w./-]+\.go:\d+\)", "", message.split(" ", 1)[-1])
+    m = re.sub(r"[\w.()\[\]*&]*[.(][\w.()\[\]*&]*", "X", m)
+    return " ".join(m.split()[:9])
+
+
+def fix_coverage(rows, path):
+    fixed = set()
+    for line in open(path):
+        cols = line.rstrip("\n").split("\t")
+        if len(cols) >= 5:
+            fixed.add(tuple(cols[:5]))
+    keys = {tuple(r[:5]): r for r in rows}
+    for v in ("true", "false"):
+        these = [k for k, r in keys.items() if r[5] == v]
+        n = sum(k in fixed for k in these)
+        print(f"{v} findings with a fix: {n} of {len(these)} ({100 * n / max(len(these), 1):.0f}%)")
+    unknown = len(fixed - set(keys))
+    if unknown:
+        print(f"  ({unknown} fixed findings not in the list)")
+    missing = collections.Counter(shape(r[4]) for k, r in keys.items() if r[5] == "true" and k not in fixed)
+    print("true findings without a fix, by message shape:")
+    for s, n in missing.most_common(15):
+        print(f"  {n:4d} {s}")
+
+
 def main():
+    ap = argparse.ArgumentParser(description="precision and false classes of findings.tsv")
+    ap.add_argument("-fixes", metavar="FILE", help="fixes.tsv of a check.sh run: fix coverage")
+    args = ap.parse_args()
     rows = []
     for line in open(os.path.join(here, "findings.tsv")):
         if line.startswith("#") or not line.strip():
@@ -66,6 +101,8 @@ def main():
         print(f"  {sum(classes.values()):3d} {fam}")
         for cls, n in classes.most_common():
             print(f"      {n:3d} {cls}")
+    if args.fixes:
+        fix_coverage(rows, args.fixes)
 
 
 if __name__ == "__main__":

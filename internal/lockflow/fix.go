@@ -7,6 +7,7 @@ import (
 	"go/printer"
 	"go/token"
 	"go/types"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -140,6 +141,244 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 			NewText: []byte(b.String()),
 		}},
 	}, true
+}
+
+// exitRecheckFix re-establishes a stale decision at the top of section B
+// for the shape where section A itself leaves early:
+//
+//	mu.RLock()
+//	if b.running { mu.RUnlock(); return nil }
+//	mu.RUnlock()
+//	... (work outside the lock)
+//	mu.Lock() [defer mu.Unlock()]
+//
+// by inserting after the Lock (and its deferred Unlock) the same test and
+// the same way out, releasing the write lock instead of the read lock (or
+// nothing, under a deferred Unlock):
+//
+//	if b.running { mu.Unlock(); return nil }
+//
+// The conditions are RecheckFix's: the test and the Lock are siblings in
+// one block, the test calls nothing but len or cap, nothing between them
+// declares or assigns what the test or the way out refer to, and under a
+// deferred Unlock the return calls nothing. The way out is the release of
+// section A and then a return (or, without a deferred Unlock, a continue
+// or break, which mean the same in the same block).
+func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
+	if g.BHelper || g.AHelper || g.BInPlace || g.AInPlace || (g.Kind != LazyInit && g.Kind != Gated) {
+		return analysis.SuggestedFix{}, false
+	}
+	recv := src.Receiver(g.BOpen)
+	if recv == "" || recv != src.Receiver(g.AOpen) {
+		return analysis.SuggestedFix{}, false
+	}
+	read := src.ReadExpr(g.Read)
+	if read == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	var test *ast.IfStmt
+	var block *ast.BlockStmt
+	path := src.Enclosing(read.Pos())
+	for i, n := range path {
+		ifs, ok := n.(*ast.IfStmt)
+		if !ok {
+			continue
+		}
+		if !within(read, ifs.Init) && !(ifs.Cond.Pos() <= read.Pos() && read.End() <= ifs.Cond.End()) {
+			// The read is in the branch taken, not the test.
+			return analysis.SuggestedFix{}, false
+		}
+		if i+1 < len(path) {
+			block, _ = path[i+1].(*ast.BlockStmt)
+		}
+		test = ifs
+		break
+	}
+	if test == nil || block == nil || test.Else != nil || len(test.Body.List) != 2 ||
+		hasCall(test.Cond, true) || (test.Init != nil && hasCall(test.Init, true)) {
+		return analysis.SuggestedFix{}, false
+	}
+	// The way out releases section A's lock, then leaves.
+	release, ok := test.Body.List[0].(*ast.ExprStmt)
+	if !ok {
+		return analysis.SuggestedFix{}, false
+	}
+	if c, ok := release.X.(*ast.CallExpr); !ok || !isReleaseOf(c, recv) {
+		return analysis.SuggestedFix{}, false
+	}
+	exit := test.Body.List[1]
+	switch st := exit.(type) {
+	case *ast.ReturnStmt:
+	case *ast.BranchStmt:
+		if st.Tok != token.CONTINUE && st.Tok != token.BREAK {
+			return analysis.SuggestedFix{}, false
+		}
+	default:
+		return analysis.SuggestedFix{}, false
+	}
+	// A's Lock, the test, A's release and B's Lock, in that order in one
+	// block.
+	ti := indexOf(block.List, test)
+	ai, ri, li := -1, -1, -1
+	for i, st := range block.List {
+		if es, ok := st.(*ast.ExprStmt); ok {
+			if c, ok := es.X.(*ast.CallExpr); ok {
+				switch {
+				case c.Lparen == g.AOpen:
+					ai = i
+				case c.Lparen == g.BOpen:
+					li = i
+				case ri < 0 && i > ti && isReleaseOf(c, recv):
+					ri = i
+				}
+			}
+		}
+	}
+	if ai < 0 || ti <= ai || ri <= ti || li <= ri {
+		return analysis.SuggestedFix{}, false
+	}
+	// What the test's Init declares is its own (it is declared again in
+	// the copy); the rest must mean the same at the copy.
+	used := identNames(test.Cond, exit)
+	if test.Init != nil {
+		maps.Copy(used, identNames(test.Init))
+		if init, ok := test.Init.(*ast.AssignStmt); ok && init.Tok == token.DEFINE {
+			rhs := identNames(exprNodes(init.Rhs)...)
+			for _, l := range init.Lhs {
+				if id, ok := l.(*ast.Ident); ok && !rhs[id.Name] {
+					delete(used, id.Name)
+				}
+			}
+		}
+	}
+	for _, st := range block.List[ti+1 : li] {
+		if declares(st, used) || assigns(st, used) {
+			return analysis.SuggestedFix{}, false
+		}
+	}
+	if declaresCloser(pass, block.List[ri+1:li]) {
+		return analysis.SuggestedFix{}, false
+	}
+	lockStmt := block.List[li]
+	insertAfter := lockStmt
+	deferred := false
+	if li+1 < len(block.List) {
+		if d, ok := block.List[li+1].(*ast.DeferStmt); ok && isUnlockOf(d.Call, recv) {
+			insertAfter, deferred = d, true
+		}
+	}
+	if deferred {
+		ret, ok := exit.(*ast.ReturnStmt)
+		if !ok {
+			return analysis.SuggestedFix{}, false
+		}
+		for _, r := range ret.Results {
+			if hasCall(r, false) {
+				return analysis.SuggestedFix{}, false
+			}
+		}
+	}
+	indent := indentation(pass, lockStmt.Pos())
+	var b strings.Builder
+	b.WriteString("\n" + indent + "if ")
+	if test.Init != nil {
+		b.WriteString(render(pass, test.Init) + "; ")
+	}
+	fmt.Fprintf(&b, "%s {\n", render(pass, test.Cond))
+	if !deferred {
+		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
+	}
+	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, exit), indent)
+	at := lineEnd(pass, insertAfter.End())
+	return analysis.SuggestedFix{
+		Message: "test again under the write lock",
+		TextEdits: []analysis.TextEdit{{
+			Pos:     at,
+			End:     at,
+			NewText: []byte(b.String()),
+		}},
+	}, true
+}
+
+// within reports whether e lies inside n (an if's Init, absent or not).
+func within(e ast.Node, n ast.Stmt) bool {
+	return n != nil && n.Pos() <= e.Pos() && e.End() <= n.End()
+}
+
+// declaresCloser reports whether one of stmts declares a variable whose
+// type has a Close method (a connection dialled, a file opened between
+// the sections): leaving by the re-check would drop it unclosed, where
+// the code as written keeps it.
+func declaresCloser(pass *analysis.Pass, stmts []ast.Stmt) bool {
+	found := false
+	for _, st := range stmts {
+		ast.Inspect(st, func(n ast.Node) bool {
+			if _, lit := n.(*ast.FuncLit); lit {
+				return false
+			}
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := pass.TypesInfo.Defs[id].(*types.Var); ok && hasClose(v.Type()) {
+					found = true
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+func hasClose(t types.Type) bool {
+	// Addressable: a method of *T counts for a variable of type T.
+	obj, _, _ := types.LookupFieldOrMethod(t, true, nil, "Close")
+	_, isFunc := obj.(*types.Func)
+	return isFunc
+}
+
+func exprNodes(es []ast.Expr) []ast.Node {
+	out := make([]ast.Node, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// isReleaseOf reports whether c is recv.Unlock() or recv.RUnlock().
+func isReleaseOf(c *ast.CallExpr, recv string) bool {
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	return ok && (sel.Sel.Name == "Unlock" || sel.Sel.Name == "RUnlock") && len(c.Args) == 0 && typesExpr(sel.X) == recv
+}
+
+// assigns reports whether st, at any depth, assigns one of names (as a
+// plain name: a field or element of it is not the name).
+func assigns(st ast.Stmt, names map[string]bool) bool {
+	found := false
+	ast.Inspect(st, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok && names[id.Name] {
+					found = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && names[id.Name] {
+				found = true
+			}
+		case *ast.UnaryExpr:
+			// &x handed on may be written through.
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok && n.Op == token.AND && names[id.Name] {
+				found = true
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok && names[id.Name] {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // assignmentOf returns the assignment whose one right-hand side holds the
@@ -519,6 +758,12 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 	if before, after, _ := usesAround(pass, body, store, v); !before || !after {
 		return analysis.SuggestedFix{}, false
 	}
+	if !usedAfter(pass, body, store, v) {
+		// The caller does not go on with the entry: keeping the racer's
+		// would only skip the store, and the caller would report success
+		// on a conflict (a seat booked by another).
+		return analysis.SuggestedFix{}, false
+	}
 	indent := indentation(pass, store.Pos())
 	entry := render(pass, index)
 	text := fmt.Sprintf("if existing, ok := %s; ok {\n%s\t%s = existing\n%s} else {\n%s\t%s = %s\n%s}",
@@ -527,6 +772,18 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 		Message:   "store only if still missing, and keep the entry found",
 		TextEdits: []analysis.TextEdit{{Pos: store.Pos(), End: store.End(), NewText: []byte(text)}},
 	}, true
+}
+
+// usedAfter reports whether v is used in body after the statement store.
+func usedAfter(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *types.Var) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && id.Pos() > store.End() && pass.TypesInfo.Uses[id] == v {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // usesAround sorts the uses of the variable v in body around the

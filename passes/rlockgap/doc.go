@@ -224,20 +224,34 @@
 // of other packages count through their facts. No fix: collect what the
 // loop finds and act on it after the loop.
 //
-// Fix: for lazy initialisation, lockgap inserts the re-check after the
-// Lock. Where the early return cannot be repeated there (the lookup sits
-// in the if statement, or the miss is handled inside its branch), the map
-// store keeps the entry a racer stored and the caller goes on with it:
+// Fix: for lazy initialisation, and for a test that decides a write,
+// lockgap inserts the re-check after the Lock. Where the read section
+// leaves early itself, the same test and the same way out are inserted,
+// releasing the write lock (nothing, under a deferred Unlock):
 //
-//	if existing, ok := d.bySchema[schema]; ok {
-//		dec = existing
+//	b.mu.Lock()
+//	defer b.mu.Unlock()
+//	if b.running {
+//		return nil
+//	}
+//
+// not where the way out does more than leave, the test calls a function,
+// or a value with a Close method made between the sections would be
+// dropped unclosed. Where the early return cannot be repeated (the miss
+// is handled inside its branch), the map store keeps the entry a racer
+// stored and the caller goes on with it:
+//
+//	if existing, ok := patterns[src]; ok {
+//		p = existing
 //	} else {
-//		d.bySchema[schema] = dec
+//		patterns[src] = p
 //	}
 //
 // offered only when the value stored is a local variable that the
-// function, after the store, only returns: one handed on (started,
-// registered, counted on) would be the racer's entry handed on again.
+// function, after the store, uses and only returns: one handed on
+// (started, registered, counted on) would be the racer's entry handed on
+// again, and one not used at all would have the caller go on as if it had
+// stored it.
 // For a double check of the copy, it reads the shared state into
 // the copy again just before the second test (where every name there
 // means what it meant at the copy). Silence a finding with //lockgap:ignore rlockgap <reason>.

@@ -357,9 +357,10 @@
 // rlockgap).
 //
 // Fix: where the guard is a plain expression over guarded state followed
-// by an early return, staleguard inserts the same test and return at the
-// top of the second section; where it cannot, a map store that fills a
-// miss keeps the entry a racer stored, as in rlockgap. A sync.Map Store that fills a miss becomes
+// by an early return (after the first section, or inside it, releasing
+// the lock), staleguard inserts the same test and return at the top of
+// the second section; where it cannot, a map store that fills a miss
+// keeps the entry a racer stored, as in rlockgap. A sync.Map Store that fills a miss becomes
 // a LoadOrStore that keeps the entry a racer stored first, when the value
 // stored is a local variable that can take the winner:
 //

@@ -1,9 +1,15 @@
 package lazyinitfix
 
-import "sync"
+import (
+	"errors"
+	"log"
+	"sync"
+)
 
 // No fix where the caller's own value is handed on or used after the
-// store: after the fix it would be the racer's entry.
+// store (after the fix it would be the racer's entry), nor where it is
+// not used after the store at all (the caller would go on as if it had
+// stored it).
 
 type Counter struct{ n int }
 
@@ -31,32 +37,6 @@ func (c *Counters) Count(code int) {
 	c.mu.Unlock()
 }
 
-type Worker struct{ id string }
-
-func (w *Worker) Run() {}
-
-type Pool struct {
-	mu      sync.RWMutex
-	workers map[string]*Worker
-}
-
-// Start starts the worker it stored: with the racer's entry kept, that
-// one would be started twice.
-func (p *Pool) Start(id string) *Worker {
-	p.mu.RLock()
-	if w, ok := p.workers[id]; ok {
-		p.mu.RUnlock()
-		return w
-	}
-	p.mu.RUnlock()
-	w := &Worker{id: id}
-	p.mu.Lock() // want `p.mu is locked again for writing after RUnlock: w was missing`
-	p.workers[id] = w
-	p.mu.Unlock()
-	go w.Run()
-	return w
-}
-
 func canonical(id string) string { return id }
 
 // Canonical computes its key with a call: the fix would call it again
@@ -75,28 +55,29 @@ func (p *Pool) Canonical(id string) *Worker {
 	return w
 }
 
-type token struct {
-	value   string
-	expires int64
+type claim struct{ owner string }
+
+var errClaimed = errors.New("job claimed")
+
+// Jobs.Claim stores a claim it does not use again and reports success:
+// keeping the claim a racer stored would skip the store and report
+// success on a job another owns.
+type Jobs struct {
+	mu     sync.RWMutex
+	claims map[string]*claim
 }
 
-// Tokens refreshes an entry that has expired as well as a missing one:
-// keeping the entry found would keep the expired token, so no fix.
-type Tokens struct {
-	mu    sync.RWMutex
-	byKey map[string]*token
-}
-
-func (t *Tokens) Get(key string, now int64) *token {
-	t.mu.RLock()
-	if tok, ok := t.byKey[key]; ok && tok.expires > now {
-		t.mu.RUnlock()
-		return tok
+func (j *Jobs) Claim(job, owner string) error {
+	j.mu.RLock()
+	_, taken := j.claims[job]
+	j.mu.RUnlock()
+	if taken {
+		log.Printf("job %s already claimed", job)
+		return errClaimed
 	}
-	t.mu.RUnlock()
-	tok := &token{value: key, expires: now + 60}
-	t.mu.Lock() // want `t.mu is locked again for writing after RUnlock: tok was missing or stale`
-	t.byKey[key] = tok
-	t.mu.Unlock()
-	return tok
+	cl := &claim{owner: owner}
+	j.mu.Lock() // want `j.mu is locked again for writing after RUnlock: j.claims\[job\] was missing`
+	j.claims[job] = cl
+	j.mu.Unlock()
+	return nil
 }

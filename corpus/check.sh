@@ -87,6 +87,10 @@ make_room() {
 		[ ! -d "$modcache/$mod@$ver" ] || rm -f "$zip"
 	done) || true
 	[ "$(free_gb "$modcache")" -lt "$min" ] || return 0
+	# Emptying the module cache frees its tens of GB only where they are
+	# most of the disk's use; on a disk shared with others it would
+	# throw away hours of downloads and free little: CORPUS_KEEP_MODCACHE=1.
+	[ -z "${CORPUS_KEEP_MODCACHE:-}" ] || return 0
 	echo "only $(free_gb "$modcache") GB free: emptying the module cache" >&2
 	go clean -modcache || true
 }

@@ -159,9 +159,10 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 //	if b.running { mu.Unlock(); return nil }
 //
 // The conditions are RecheckFix's: the test and the Lock are siblings in
-// one block, the test calls nothing but len or cap, nothing between them
-// declares or assigns what the test or the way out refer to, and under a
-// deferred Unlock the return calls nothing. The way out is the release of
+// one block, the test calls nothing but len or cap, nothing from A's Lock
+// to B's declares or assigns what the test or the way out refer to (the
+// copy would test a value read in A, or another), and under a deferred
+// Unlock the return calls nothing. The way out is the release of
 // section A and then a return (or, without a deferred Unlock, a continue
 // or break, which mean the same in the same block).
 func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
@@ -251,8 +252,10 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 			}
 		}
 	}
-	for _, st := range block.List[ti+1 : li] {
-		if declares(st, used) || assigns(st, used) {
+	// Nor may section A set what the test reads (n := len(q.items) tested
+	// as n >= q.max): the copy would test the value A read.
+	for _, st := range block.List[ai+1 : li] {
+		if st != test && (declares(st, used) || assigns(st, used)) {
 			return analysis.SuggestedFix{}, false
 		}
 	}

@@ -77,3 +77,19 @@ func (p *Pool) Nested(id string, create bool) *Worker {
 	}
 	return w
 }
+
+// Count reads the size into a local in the read section and tests the
+// local: the test made again would test the size read then.
+func (r *Registry) Count(name string) error {
+	r.mu.RLock()
+	n := len(r.names)
+	if n >= r.limit {
+		r.mu.RUnlock()
+		return errFull
+	}
+	r.mu.RUnlock()
+	r.mu.Lock() // want `r.mu is locked again for writing after RUnlock: the write is decided by`
+	r.names = append(r.names, name)
+	r.mu.Unlock()
+	return nil
+}

@@ -302,6 +302,16 @@ func (e *engine) lockedVariant(fn *ssa.Function) *ssa.Function {
 					return nil
 				}
 			case *ssa.FieldAddr, *ssa.Extract, *ssa.RunDefers, *ssa.DebugRef:
+			case *ssa.Alloc:
+				// The result's slot a function with a defer gets (for a
+				// recover to return from), where the builder makes one.
+				if x.Heap {
+					return nil
+				}
+			case *ssa.Store:
+				if a, ok := x.Addr.(*ssa.Alloc); !ok || a.Heap {
+					return nil
+				}
 			case *ssa.UnOp:
 				if x.Op != token.MUL {
 					return nil
@@ -339,6 +349,32 @@ func (e *engine) lockedVariant(fn *ssa.Function) *ssa.Function {
 	return g
 }
 
+// throughSlot returns, for a load of a result's slot (a function with a
+// defer keeps its results in locals), the one value stored there; else v.
+func throughSlot(v ssa.Value) ssa.Value {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	slot, ok := load.X.(*ssa.Alloc)
+	if !ok || slot.Heap || slot.Referrers() == nil {
+		return v
+	}
+	var stored ssa.Value
+	for _, r := range *slot.Referrers() {
+		if st, ok := r.(*ssa.Store); ok && st.Addr == slot {
+			if stored != nil {
+				return v
+			}
+			stored = st.Val
+		}
+	}
+	if stored == nil {
+		return v
+	}
+	return stored
+}
+
 // returnsCall reports whether ret returns exactly what call returned.
 func returnsCall(ret *ssa.Return, call *ssa.Call) bool {
 	if call == nil {
@@ -349,10 +385,10 @@ func returnsCall(ret *ssa.Return, call *ssa.Call) bool {
 		return false
 	}
 	if n == 1 {
-		return ret.Results[0] == call
+		return throughSlot(ret.Results[0]) == call
 	}
 	for i, r := range ret.Results {
-		x, ok := r.(*ssa.Extract)
+		x, ok := throughSlot(r).(*ssa.Extract)
 		if !ok || x.Tuple != call || x.Index != i {
 			return false
 		}

@@ -307,7 +307,7 @@ func ReentryFindings(pass *analysis.Pass, res *Result, src *Source, keep func(Re
 		if !keep(r) || SilencedByCallers[pass.Fset.Position(r.Call).String()] {
 			continue
 		}
-		d := DiagnoseReentry(src, r)
+		d := DiagnoseReentry(pass, src, r)
 		if ModuleContext && len(r.LockedEntries) > 0 {
 			d.Category = UnlessLockedCategory + " " + strings.Join(r.LockedEntries, " ")
 		}
@@ -319,7 +319,7 @@ func ReentryFindings(pass *analysis.Pass, res *Result, src *Source, keep func(Re
 // DiagnoseReentry renders a reentry: on the helper call, naming the lock
 // as the caller's Lock writes it, with the two acquisitions as related
 // information.
-func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
+func DiagnoseReentry(pass *analysis.Pass, src *Source, r Reentry) analysis.Diagnostic {
 	lock := src.Receiver(r.Held)
 	callee := src.Callee(r.Call)
 	if len(r.Via) > 0 {
@@ -354,6 +354,8 @@ func DiagnoseReentry(src *Source, r Reentry) analysis.Diagnostic {
 		},
 	}
 	if fix, ok := lockedVariantFix(src, r); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	} else if fix, ok := inlineGetterFix(pass, src, r); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return d

@@ -206,7 +206,12 @@
 // that object alone (a new mutex it made, not one handed to it). The helper's reads are under the caller's
 // lock: no gap is reported for them. Where the helper only locks around a
 // call of another function with its own arguments, the fix calls that
-// one. Neither is reported in a method nothing can run (staleguard's
+// one; where it only locks around one expression (a Len returning
+// len(s.keys), a Key(i) returning s.keys[i]), the fix reads that
+// expression in place of the call, the call's receiver and operands put
+// for the helper's, where that means the same (the helper is this
+// package's, the expression and the operands call nothing but len or cap,
+// no other name in it is shadowed at the call). Neither is reported in a method nothing can run (staleguard's
 // documentation says which).
 //
 // The same holds for the body of a range-over-func loop over an iterator

@@ -23,11 +23,11 @@ func TestLazyLocks(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), rlockgap.Analyzer, "lazyinitfix")
+	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), rlockgap.Analyzer, "lazyinitfix", "reentryinline")
 }
 
 func TestFixedIsClean(t *testing.T) {
-	lockflowtest.FixedIsClean(t, rlockgap.Analyzer, "lazyinitfix")
+	lockflowtest.FixedIsClean(t, rlockgap.Analyzer, "lazyinitfix", "reentryinline")
 }
 
 func TestUnusedIgnores(t *testing.T) {

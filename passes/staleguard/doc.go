@@ -350,7 +350,9 @@
 // A helper that locks only when its caller says it does not hold the lock
 // is left alone. Where the helper only locks around a call of another
 // function with its own arguments (total locks and returns
-// totalLocked()), the fix calls that function instead. The body of a
+// totalLocked()), the fix calls that function instead; where it only
+// locks around one expression (return r.burst), the fix reads that in
+// place of the call, as in rlockgap. The body of a
 // range-over-func loop whose iterator holds a mutex at every yield, or a
 // function handed to a method that calls it with the mutex held (a Range
 // or ForEach), that takes the mutex again is reported likewise (see

@@ -1,0 +1,365 @@
+package lockflow
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// inlineGetterFix replaces the call of a getter that only locks around
+// one expression, made with that lock already held, by the expression:
+//
+//	func (s *set) Len() int {
+//		s.mu.RLock()
+//		defer s.mu.RUnlock()
+//		return len(s.keys)
+//	}
+//
+//	s.mu.RLock()
+//	n := s.Len()      // becomes n := len(s.keys)
+//
+// The caller's lock covers the read the getter's lock did. The receiver
+// and the parameters are replaced by what the call passes, so the text
+// is offered only where that means the same: the getter is declared in
+// this package, not generic, its expression and the call's operands call
+// nothing (len and cap aside), every other name in the expression means
+// at the call what it means in the getter, the operands have the
+// parameters' types, and the expression has the result's type.
+func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.SuggestedFix, bool) {
+	none := analysis.SuggestedFix{}
+	if r.Runner != RunnerNone || len(r.Via) > 0 || !r.Taken.IsValid() {
+		return none, false
+	}
+	call := src.CallAt(r.Call)
+	if call == nil || call.Ellipsis.IsValid() {
+		return none, false
+	}
+	decl := enclosingFuncDecl(src, r.Taken)
+	if decl == nil || decl.Body == nil || decl.Type.TypeParams != nil || len(decl.Body.List) != 3 {
+		return none, false
+	}
+	fn, ok := pass.TypesInfo.Defs[decl.Name].(*types.Func)
+	if !ok {
+		return none, false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.RecvTypeParams() != nil || sig.Variadic() || sig.Results().Len() != 1 {
+		return none, false
+	}
+	// The body: the lock at Taken, its deferred release, one return.
+	lock, ok := decl.Body.List[0].(*ast.ExprStmt)
+	if !ok {
+		return none, false
+	}
+	lockCall, ok := lock.X.(*ast.CallExpr)
+	if !ok || lockCall.Lparen != r.Taken {
+		return none, false
+	}
+	release, ok := decl.Body.List[1].(*ast.DeferStmt)
+	if !ok || !isReleaseOf(release.Call, types.ExprString(ast.Unparen(lockCall.Fun).(*ast.SelectorExpr).X)) {
+		return none, false
+	}
+	ret, ok := decl.Body.List[2].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 || hasCall(ret.Results[0], true) {
+		return none, false
+	}
+	expr := ret.Results[0]
+	if t := pass.TypesInfo.TypeOf(expr); t == nil || !types.Identical(t, sig.Results().At(0).Type()) {
+		return none, false
+	}
+	// The call: a value used, not a statement, a go or a defer.
+	path := src.Enclosing(call.Pos())
+	if len(path) < 2 {
+		return none, false
+	}
+	for i, n := range path {
+		if n == ast.Node(call) && i+1 < len(path) {
+			switch path[i+1].(type) {
+			case *ast.ExprStmt, *ast.GoStmt, *ast.DeferStmt:
+				return none, false
+			}
+		}
+	}
+	// What each of the getter's variables becomes.
+	with := map[*types.Var]ast.Expr{}
+	var operands []ast.Expr
+	if sig.Recv() != nil {
+		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return none, false
+		}
+		with[sig.Recv()] = sel.X
+		operands = append(operands, sel.X)
+	}
+	if len(call.Args) != sig.Params().Len() {
+		return none, false
+	}
+	for i, a := range call.Args {
+		with[sig.Params().At(i)] = a
+		operands = append(operands, a)
+	}
+	for _, o := range operands {
+		if hasCall(o, true) {
+			return none, false
+		}
+	}
+	for v, e := range with {
+		if !servesAs(pass, expr, v, e, v == sig.Recv()) {
+			return none, false
+		}
+	}
+	scope := innermostScope(pass, src, call.Pos())
+	if scope == nil {
+		return none, false
+	}
+	type edit struct {
+		pos, end token.Pos
+		text     string
+	}
+	var edits []edit
+	ok = true
+	bare := operandsAlone(expr)
+	name := func(m ast.Node) bool {
+		if !ok {
+			return false
+		}
+		id, isID := m.(*ast.Ident)
+		if !isID {
+			return true
+		}
+		text, keep := nameAtCall(pass, id, with, scope, call.Pos(), !bare[id])
+		if !keep {
+			ok = false
+		} else if text != "" {
+			edits = append(edits, edit{id.Pos(), id.End(), text})
+		}
+		return ok
+	}
+	ast.Inspect(expr, func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			// A field, or a name another package declares: only the
+			// root is a name to resolve.
+			if f, isVar := pass.TypesInfo.Uses[n.Sel].(*types.Var); isVar && f.IsField() {
+				ast.Inspect(n.X, name)
+				return false
+			}
+			if _, qualified := pass.TypesInfo.Uses[rootIdent(n.X)].(*types.PkgName); !qualified {
+				ok = false
+			}
+			ast.Inspect(n.X, name)
+			return false
+		case *ast.KeyValueExpr:
+			// A struct literal's field names are not names to resolve.
+			if id, isID := n.Key.(*ast.Ident); isID {
+				if f, isVar := pass.TypesInfo.Uses[id].(*types.Var); isVar && f.IsField() {
+					ast.Inspect(n.Value, name)
+					return false
+				}
+			}
+		case *ast.Ident:
+			return name(n)
+		}
+		return true
+	})
+	if !ok {
+		return none, false
+	}
+	slices.SortFunc(edits, func(a, b edit) int { return int(b.pos - a.pos) })
+	text := sourceText(pass, expr)
+	if text == "" {
+		return none, false
+	}
+	base := expr.Pos()
+	for _, e := range edits {
+		text = text[:e.pos-base] + e.text + text[e.end-base:]
+	}
+	if !isPrimary(expr) {
+		text = "(" + text + ")"
+	}
+	return analysis.SuggestedFix{
+		Message:   "read " + text + " under the lock already held",
+		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}},
+	}, true
+}
+
+// servesAs reports whether the call's operand e can stand for the
+// getter's variable v in expr: of v's type; or a constant for a
+// parameter of basic type; or, for the receiver, a value where the
+// getter has a pointer (or the reverse) when expr only selects its
+// fields.
+func servesAs(pass *analysis.Pass, expr ast.Expr, v *types.Var, e ast.Expr, recv bool) bool {
+	tv, known := pass.TypesInfo.Types[e]
+	switch {
+	case !known:
+		return false
+	case types.Identical(tv.Type, v.Type()):
+		return true
+	case !recv && tv.Value != nil:
+		_, basic := v.Type().Underlying().(*types.Basic)
+		return basic
+	case recv:
+		return usedOnlyAsFieldRoot(pass, expr, v)
+	}
+	return false
+}
+
+// nameAtCall returns what the name id of the getter's expression becomes
+// at the call: the operand passed for a receiver or parameter ("" for a
+// name kept as it is; in parentheses where the name is an operand), and
+// false when the name would mean something else there.
+func nameAtCall(pass *analysis.Pass, id *ast.Ident, with map[*types.Var]ast.Expr, scope *types.Scope, at token.Pos, operand bool) (string, bool) {
+	obj := pass.TypesInfo.Uses[id]
+	if obj == nil {
+		return "", true
+	}
+	if v, isVar := obj.(*types.Var); isVar {
+		if e, passed := with[v]; passed {
+			text := sourceText(pass, e)
+			if text != "" && operand && !isPrimary(e) {
+				text = "(" + text + ")"
+			}
+			return text, text != ""
+		}
+	}
+	_, found := scope.LookupParent(id.Name, at)
+	if found == obj {
+		return "", true
+	}
+	p1, isPkg1 := obj.(*types.PkgName)
+	p2, isPkg2 := found.(*types.PkgName)
+	return "", isPkg1 && isPkg2 && p1.Imported() == p2.Imported() && p1.Name() == p2.Name()
+}
+
+// operandsAlone returns the names of expr that stand alone, where any
+// expression may replace them without parentheses: expr itself, an index,
+// an argument, an element of a literal.
+func operandsAlone(expr ast.Expr) map[*ast.Ident]bool {
+	alone := map[*ast.Ident]bool{}
+	mark := func(e ast.Expr) {
+		if id, ok := e.(*ast.Ident); ok {
+			alone[id] = true
+		}
+	}
+	mark(expr)
+	ast.Inspect(expr, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IndexExpr:
+			mark(n.Index)
+		case *ast.CallExpr:
+			for _, a := range n.Args {
+				mark(a)
+			}
+		case *ast.CompositeLit:
+			for _, e := range n.Elts {
+				mark(e)
+			}
+		case *ast.KeyValueExpr:
+			mark(n.Value)
+		case *ast.ParenExpr:
+			mark(n.X)
+		}
+		return true
+	})
+	return alone
+}
+
+func rootIdent(e ast.Expr) *ast.Ident {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.Ident:
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+// usedOnlyAsFieldRoot reports whether every use of v in expr selects a
+// field of it (v.f), so that a value or a pointer serve alike.
+func usedOnlyAsFieldRoot(pass *analysis.Pass, expr ast.Expr, v *types.Var) bool {
+	roots := map[*ast.Ident]bool{}
+	ast.Inspect(expr, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
+				if f, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Var); ok && f.IsField() {
+					roots[id] = true
+				}
+			}
+		}
+		return true
+	})
+	only := true
+	ast.Inspect(expr, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v && !roots[id] {
+			only = false
+		}
+		return only
+	})
+	return only
+}
+
+// isPrimary reports whether e needs no parentheses wherever an operand
+// stands.
+func isPrimary(e ast.Expr) bool {
+	switch e.(type) {
+	case *ast.Ident, *ast.BasicLit, *ast.SelectorExpr, *ast.IndexExpr, *ast.CallExpr, *ast.ParenExpr, *ast.CompositeLit:
+		return true
+	}
+	return false
+}
+
+func sourceText(pass *analysis.Pass, e ast.Expr) string {
+	tf := pass.Fset.File(e.Pos())
+	if tf == nil {
+		return ""
+	}
+	for _, f := range pass.Files {
+		if f.FileStart <= e.Pos() && e.End() <= f.FileEnd {
+			content, err := pass.ReadFile(tf.Name())
+			if err != nil {
+				return ""
+			}
+			start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
+			if start < 0 || end > len(content) || start > end {
+				return ""
+			}
+			return string(content[start:end])
+		}
+	}
+	return ""
+}
+
+func enclosingFuncDecl(src *Source, pos token.Pos) *ast.FuncDecl {
+	for _, n := range src.Enclosing(pos) {
+		if d, ok := n.(*ast.FuncDecl); ok {
+			return d
+		}
+	}
+	return nil
+}
+
+// innermostScope returns the scope the source has at pos.
+func innermostScope(pass *analysis.Pass, src *Source, pos token.Pos) *types.Scope {
+	f := src.File(pos)
+	if f == nil {
+		return nil
+	}
+	fileScope := pass.TypesInfo.Scopes[f]
+	if fileScope == nil {
+		return nil
+	}
+	return fileScope.Innermost(pos)
+}

@@ -1,0 +1,88 @@
+package reentryinline
+
+import (
+	"strings"
+	"sync"
+)
+
+// Getters that cannot be inlined by text: the reports stand alone.
+
+type names struct {
+	mu    sync.RWMutex
+	list  []string
+	upper bool
+}
+
+// Joined calls a function in its expression: the fix would move the call
+// under the caller's lock, where the getter already runs it; but a
+// getter's call may take other locks, so it is left to a person.
+func (n *names) Joined() string {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return strings.Join(n.list, ",")
+}
+
+// Count computes in more than one statement.
+func (n *names) Count() int {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	c := len(n.list)
+	return c
+}
+
+func (n *names) Describe() string {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	if n.Count() == 0 { // want `n.mu is held for reading here and n.Count takes its read lock again`
+		return ""
+	}
+	return n.Joined() // want `n.mu is held for reading here and n.Joined takes its read lock again`
+}
+
+// Shadowed calls a getter whose expression names a package variable the
+// caller shadows with a local: the expression would mean the local.
+var limit = 10
+
+func (n *names) overLimit() bool {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return len(n.list) > limit
+}
+
+func (n *names) Shadowed() bool {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	limit := 3
+	_ = limit
+	return n.overLimit() // want `n.mu is held for reading here and n.overLimit takes its read lock again`
+}
+
+// Discarded calls the getter for nothing: an expression cannot stand as
+// a statement.
+func (n *names) Discarded() {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	n.Count() // want `n.mu is held for reading here and n.Count takes its read lock again`
+}
+
+// Computed passes an operand that calls: it would run under the lock,
+// and the getter's parameter may be used more than once.
+func (n *names) at(i int) string {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return n.list[i]
+}
+
+func next() int { return 0 }
+
+func (n *names) Computed() string {
+	n.mu.RLock()
+	defer n.mu.RUnlock()
+	return n.at(next()) // want `n.mu is held for reading here and n.at takes its read lock again`
+}
+
+func (n *names) Add(name string) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.list = append(n.list, name)
+}

@@ -67,7 +67,7 @@ trap 'rm -rf "$work"' EXIT
 # CORPUS_MIN_FREE_GB free (15 by default), drop the build cache entries not
 # used in the last 45 minutes, then the module zips already extracted, and
 # if that is not enough the whole module cache (later modules download
-# what they need again).
+# what they need again), unless CORPUS_KEEP_MODCACHE is set.
 free_gb() {
 	df -P -BG "$1" | awk 'NR == 2 { sub("G", "", $4); print $4 }'
 }

@@ -2,6 +2,7 @@ package lockflow
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"slices"
@@ -63,7 +64,7 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 		return none, false
 	}
 	ret, ok := decl.Body.List[2].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 || hasCall(ret.Results[0], true) {
+	if !ok || len(ret.Results) != 1 || hasEffect(ret.Results[0]) {
 		return none, false
 	}
 	expr := ret.Results[0]
@@ -102,7 +103,7 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 		operands = append(operands, a)
 	}
 	for _, o := range operands {
-		if hasCall(o, true) {
+		if hasEffect(o) {
 			return none, false
 		}
 	}
@@ -183,6 +184,10 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 	if !isPrimary(expr) {
 		text = "(" + text + ")"
 	}
+	// The text was cut from the file by offsets: it must parse.
+	if _, err := parser.ParseExpr(text); err != nil {
+		return none, false
+	}
 	return analysis.SuggestedFix{
 		Message:   "read " + text + " under the lock already held",
 		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}},
@@ -202,12 +207,64 @@ func servesAs(pass *analysis.Pass, expr ast.Expr, v *types.Var, e ast.Expr, recv
 	case types.Identical(tv.Type, v.Type()):
 		return true
 	case !recv && tv.Value != nil:
+		// An untyped constant takes its type from where it stands: only
+		// as an index is that the parameter's.
 		_, basic := v.Type().Underlying().(*types.Basic)
-		return basic
+		return basic && usedOnlyAsIndex(pass, expr, v)
 	case recv:
-		return usedOnlyAsFieldRoot(pass, expr, v)
+		// A value for a pointer or the reverse, of the one type (a
+		// method promoted from an embedded field is another type, whose
+		// fields the outer one may shadow).
+		return sameOrPointedTo(tv.Type, v.Type()) && usedOnlyAsFieldRoot(pass, expr, v)
 	}
 	return false
+}
+
+func sameOrPointedTo(a, b types.Type) bool {
+	if p, ok := a.Underlying().(*types.Pointer); ok && types.Identical(p.Elem(), b) {
+		return true
+	}
+	if p, ok := b.Underlying().(*types.Pointer); ok && types.Identical(p.Elem(), a) {
+		return true
+	}
+	return false
+}
+
+// usedOnlyAsIndex reports whether every use of v in expr is an index.
+func usedOnlyAsIndex(pass *analysis.Pass, expr ast.Expr, v *types.Var) bool {
+	index := map[*ast.Ident]bool{}
+	ast.Inspect(expr, func(n ast.Node) bool {
+		if ix, ok := n.(*ast.IndexExpr); ok {
+			if id, ok := ast.Unparen(ix.Index).(*ast.Ident); ok {
+				index[id] = true
+			}
+		}
+		return true
+	})
+	only := true
+	ast.Inspect(expr, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v && !index[id] {
+			only = false
+		}
+		return only
+	})
+	return only
+}
+
+// hasEffect reports whether evaluating e could do more than read: a call
+// (len and cap aside), a function literal, a receive.
+func hasEffect(e ast.Expr) bool {
+	if hasCall(e, true) {
+		return true
+	}
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // nameAtCall returns what the name id of the getter's expression becomes
@@ -336,7 +393,13 @@ func sourceText(pass *analysis.Pass, e ast.Expr) string {
 			if start < 0 || end > len(content) || start > end {
 				return ""
 			}
-			return string(content[start:end])
+			// Offsets into a file the compiler saw other than the one
+			// read (cgo) would cut something else.
+			text := string(content[start:end])
+			if parsed, err := parser.ParseExpr(text); err != nil || types.ExprString(parsed) != types.ExprString(e) {
+				return ""
+			}
+			return text
 		}
 	}
 	return ""

@@ -51,6 +51,16 @@ func (s *keySet) Last() (key, bool) {
 	return s.Key(n - 1), true // want `s.mu is held for reading here and s.Key takes its read lock again`
 }
 
+// First passes a constant for the index.
+func (s *keySet) First() (key, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.keys) == 0 {
+		return key{}, false
+	}
+	return s.Key(0), true // want `s.mu is held for reading here and s.Key takes its read lock again`
+}
+
 // Same looks two IDs up: the argument stands for the parameter.
 func (s *keySet) Same(a, b string) bool {
 	s.mu.RLock()

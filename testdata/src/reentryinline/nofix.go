@@ -86,3 +86,58 @@ func (n *names) Add(name string) {
 	defer n.mu.Unlock()
 	n.list = append(n.list, name)
 }
+
+// Events hands out the next event from a channel: a receive is not a
+// read to repeat under the caller's lock.
+type events struct {
+	mu sync.RWMutex
+	ch chan string
+}
+
+func (e *events) next() string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return <-e.ch
+}
+
+func (e *events) Drain() string {
+	e.mu.RLock()
+	defer e.mu.RUnlock()
+	return e.next() // want `e.mu is held for reading here and e.next takes its read lock again`
+}
+
+func (e *events) Reset() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.ch = make(chan string, 1)
+}
+
+// base's getter is promoted to wrapped, which has a field of the same
+// name: read through wrapped, the field would be wrapped's own.
+type base struct {
+	mu   sync.RWMutex
+	list []string
+}
+
+func (b *base) size() int {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return len(b.list)
+}
+
+func (b *base) Add(s string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.list = append(b.list, s)
+}
+
+type wrapped struct {
+	*base
+	list []int
+}
+
+func (w *wrapped) Empty() bool {
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	return w.size() == 0 // want `w.mu is held for reading here and w.size takes its read lock again`
+}

@@ -109,13 +109,7 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	}
 
 	lockStmt := block.List[li]
-	insertAfter := lockStmt
-	deferred := false
-	if li+1 < len(block.List) {
-		if d, ok := block.List[li+1].(*ast.DeferStmt); ok && isUnlockOf(d.Call, src.Receiver(g.BOpen)) {
-			insertAfter, deferred = d, true
-		}
-	}
+	insertAfter, deferred := afterLock(block, li, src.Receiver(g.BOpen))
 	// Under a deferred unlock the return's operands are evaluated with the
 	// lock held: they must not call anything.
 	if deferred {
@@ -132,15 +126,28 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, src.Receiver(g.BOpen))
 	}
 	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, ret), indent)
-	at := lineEnd(pass, insertAfter.End())
+	return insertionAfter(pass, insertAfter, "re-check under the write lock", b.String()), true
+}
+
+// afterLock returns the statement a re-check goes after, for the Lock
+// at block.List[li]: its deferred Unlock if one follows (deferred), else
+// the Lock.
+func afterLock(block *ast.BlockStmt, li int, recv string) (after ast.Stmt, deferred bool) {
+	if li+1 < len(block.List) {
+		if d, ok := block.List[li+1].(*ast.DeferStmt); ok && isUnlockOf(d.Call, recv) {
+			return d, true
+		}
+	}
+	return block.List[li], false
+}
+
+// insertionAfter is the fix inserting text at the end of st's line.
+func insertionAfter(pass *analysis.Pass, st ast.Stmt, message, text string) analysis.SuggestedFix {
+	at := lineEnd(pass, st.End())
 	return analysis.SuggestedFix{
-		Message: "re-check under the write lock",
-		TextEdits: []analysis.TextEdit{{
-			Pos:     at,
-			End:     at,
-			NewText: []byte(b.String()),
-		}},
-	}, true
+		Message:   message,
+		TextEdits: []analysis.TextEdit{{Pos: at, End: at, NewText: []byte(text)}},
+	}
 }
 
 // exitRecheckFix re-establishes a stale decision at the top of section B
@@ -263,13 +270,7 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		return analysis.SuggestedFix{}, false
 	}
 	lockStmt := block.List[li]
-	insertAfter := lockStmt
-	deferred := false
-	if li+1 < len(block.List) {
-		if d, ok := block.List[li+1].(*ast.DeferStmt); ok && isUnlockOf(d.Call, recv) {
-			insertAfter, deferred = d, true
-		}
-	}
+	insertAfter, deferred := afterLock(block, li, recv)
 	if deferred {
 		ret, ok := exit.(*ast.ReturnStmt)
 		if !ok {
@@ -292,15 +293,7 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
 	}
 	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, exit), indent)
-	at := lineEnd(pass, insertAfter.End())
-	return analysis.SuggestedFix{
-		Message: "test again under the write lock",
-		TextEdits: []analysis.TextEdit{{
-			Pos:     at,
-			End:     at,
-			NewText: []byte(b.String()),
-		}},
-	}, true
+	return insertionAfter(pass, insertAfter, "test again under the write lock", b.String()), true
 }
 
 // within reports whether e lies inside n (an if's Init, absent or not).

@@ -232,18 +232,27 @@ func sameOrPointedTo(a, b types.Type) bool {
 
 // usedOnlyAsIndex reports whether every use of v in expr is an index.
 func usedOnlyAsIndex(pass *analysis.Pass, expr ast.Expr, v *types.Var) bool {
-	index := map[*ast.Ident]bool{}
-	ast.Inspect(expr, func(n ast.Node) bool {
+	return usedOnlyAs(pass, expr, v, func(n ast.Node) ast.Expr {
 		if ix, ok := n.(*ast.IndexExpr); ok {
-			if id, ok := ast.Unparen(ix.Index).(*ast.Ident); ok {
-				index[id] = true
-			}
+			return ix.Index
+		}
+		return nil
+	})
+}
+
+// usedOnlyAs reports whether every use of v in expr is one that place
+// (given each node, the operand it allows, or nil) allows.
+func usedOnlyAs(pass *analysis.Pass, expr ast.Expr, v *types.Var, place func(ast.Node) ast.Expr) bool {
+	allowed := map[*ast.Ident]bool{}
+	ast.Inspect(expr, func(n ast.Node) bool {
+		if id, ok := ast.Unparen(place(n)).(*ast.Ident); ok {
+			allowed[id] = true
 		}
 		return true
 	})
 	only := true
 	ast.Inspect(expr, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v && !index[id] {
+		if id, ok := n.(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v && !allowed[id] {
 			only = false
 		}
 		return only
@@ -347,25 +356,14 @@ func rootIdent(e ast.Expr) *ast.Ident {
 // usedOnlyAsFieldRoot reports whether every use of v in expr selects a
 // field of it (v.f), so that a value or a pointer serve alike.
 func usedOnlyAsFieldRoot(pass *analysis.Pass, expr ast.Expr, v *types.Var) bool {
-	roots := map[*ast.Ident]bool{}
-	ast.Inspect(expr, func(n ast.Node) bool {
+	return usedOnlyAs(pass, expr, v, func(n ast.Node) ast.Expr {
 		if sel, ok := n.(*ast.SelectorExpr); ok {
-			if id, ok := ast.Unparen(sel.X).(*ast.Ident); ok {
-				if f, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Var); ok && f.IsField() {
-					roots[id] = true
-				}
+			if f, ok := pass.TypesInfo.Uses[sel.Sel].(*types.Var); ok && f.IsField() {
+				return sel.X
 			}
 		}
-		return true
+		return nil
 	})
-	only := true
-	ast.Inspect(expr, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v && !roots[id] {
-			only = false
-		}
-		return only
-	})
-	return only
 }
 
 // isPrimary reports whether e needs no parentheses wherever an operand

@@ -177,7 +177,8 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		return analysis.SuggestedFix{}, false
 	}
 	recv := src.Receiver(g.BOpen)
-	if recv == "" || recv != src.Receiver(g.AOpen) {
+	if recv == "" || recv != src.Receiver(g.AOpen) || src.Callee(g.BOpen) != recv+".Lock" {
+		// The way out written releases a write lock.
 		return analysis.SuggestedFix{}, false
 	}
 	read := src.ReadExpr(g.Read)

@@ -9,7 +9,7 @@ import (
 )
 
 type Router interface {
-	Ensure(name string) *registry.Route
+	Ensure(name string)
 }
 
 type Gateway struct {
@@ -33,9 +33,9 @@ func (g *Gateway) nameLock(name string) *sync.Mutex {
 	return l
 }
 
-func (g *Gateway) Attach(name string) *registry.Route {
+func (g *Gateway) Attach(name string) {
 	l := g.nameLock(name)
 	l.Lock()
 	defer l.Unlock()
-	return g.router.Ensure(name)
+	g.router.Ensure(name)
 }

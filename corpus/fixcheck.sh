@@ -6,6 +6,8 @@
 # packages the fixes touched still build and vet (tests included) as they
 # did before. Prints, per module, how many findings carry
 # a fix and whether the fixed tree builds; exit 1 if any does not.
+# CORPUS_SCOPE=held analyses and fixes only the folders holding the
+# module's findings (quicker on large modules).
 set -euo pipefail
 export GOWORK=off
 here=$(cd "$(dirname "$0")" && pwd)
@@ -29,7 +31,13 @@ for spec in "${mods[@]}"; do
 	chmod -R u+w "$copy"
 	cd "$copy"
 	{ [ ! -f "$prepare" ] || . "$prepare"; } >/dev/null 2>&1
-	"$work/lockgap" -json ./... >"$work/out.json" 2>/dev/null || true
+	targets=(./...)
+	if [ "${CORPUS_SCOPE:-modules}" = held ]; then
+		# Only the folders holding the module's findings (as check.sh).
+		mapfile -t targets < <(awk -F'\t' -v m="${spec%@*}" '$1 !~ /^#/ { split($1, a, "@"); if (a[1] == m) { d = $2; sub("/[^/]*$", "", d); if (d == $2) d = "."; print "./" d } }' "$here/findings.tsv" | sort -u)
+		[ ${#targets[@]} -gt 0 ] || targets=(./...)
+	fi
+	"$work/lockgap" -json "${targets[@]}" >"$work/out.json" 2>/dev/null || true
 	fixed=$(python3 - "$work/out.json" <<-'EOF'
 		import json, sys
 		dirs = set()
@@ -63,7 +71,7 @@ for spec in "${mods[@]}"; do
 		else echo 0; fi
 	}
 	before=$(check)
-	"$work/lockgap" -fix ./... >/dev/null 2>&1 || true
+	"$work/lockgap" -fix "${targets[@]}" >/dev/null 2>&1 || true
 	changed=$(diff -rq "$dir" . 2>/dev/null | grep -c '^Files' || true)
 	after=$(check)
 	if [ "$after" -le "$before" ]; then

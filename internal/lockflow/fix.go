@@ -755,20 +755,146 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 	if before, after, _ := usesAround(pass, body, store, v); !before || !after {
 		return analysis.SuggestedFix{}, false
 	}
-	if !usedAfter(pass, body, store, v) {
-		// The caller does not go on with the entry: keeping the racer's
-		// would only skip the store, and the caller would report success
-		// on a conflict (a seat booked by another).
-		return analysis.SuggestedFix{}, false
-	}
 	indent := indentation(pass, store.Pos())
 	entry := render(pass, index)
 	text := fmt.Sprintf("if existing, ok := %s; ok {\n%s\t%s = existing\n%s} else {\n%s\t%s = %s\n%s}",
 		entry, indent, id.Name, indent, indent, entry, id.Name, indent)
+	goesOn := usedAfter(pass, body, store, v)
+	if !goesOn {
+		// The caller does not go on with the entry: keeping the racer's
+		// only skips the store, which is right where the caller then
+		// leaves as a hit does (return nil, both ways); where it leaves
+		// otherwise, it would report success on a conflict (a seat
+		// booked by another, which a hit reports as taken).
+		if !leavesAsOnHit(pass, src, g, store) {
+			return analysis.SuggestedFix{}, false
+		}
+		text = fmt.Sprintf("if _, ok := %s; !ok {\n%s\t%s = %s\n%s}", entry, indent, entry, id.Name, indent)
+	}
+	message := "store only if still missing, and keep the entry found"
+	if !goesOn {
+		message = "store only if still missing"
+	}
 	return analysis.SuggestedFix{
-		Message:   "store only if still missing, and keep the entry found",
+		Message:   message,
 		TextEdits: []analysis.TextEdit{{Pos: store.Pos(), End: store.End(), NewText: []byte(text)}},
 	}, true
+}
+
+// leavesAsOnHit reports whether the function, right after the store
+// (and the unlocks following it), returns exactly what it returns where
+// the lookup found the entry: the same constants, or nothing.
+func leavesAsOnHit(pass *analysis.Pass, src *Source, g *Gap, store ast.Stmt) bool {
+	hit := hitReturn(src, g)
+	after := returnAfter(src, store)
+	if hit == nil || after == nil || len(hit.Results) != len(after.Results) {
+		return false
+	}
+	if len(hit.Results) == 0 && namedResults(src, store) {
+		return false // bare returns of results set on the way
+	}
+	for i, r := range hit.Results {
+		if !constantOrNil(pass, r) || !constantOrNil(pass, after.Results[i]) || render(pass, r) != render(pass, after.Results[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// namedResults reports whether the function holding st names results.
+func namedResults(src *Source, st ast.Stmt) bool {
+	for _, n := range src.Enclosing(st.Pos()) {
+		var ft *ast.FuncType
+		switch f := n.(type) {
+		case *ast.FuncDecl:
+			ft = f.Type
+		case *ast.FuncLit:
+			ft = f.Type
+		default:
+			continue
+		}
+		return ft.Results != nil && len(ft.Results.List) > 0 && len(ft.Results.List[0].Names) > 0
+	}
+	return true
+}
+
+func constantOrNil(pass *analysis.Pass, e ast.Expr) bool {
+	tv, ok := pass.TypesInfo.Types[e]
+	return ok && (tv.Value != nil || tv.IsNil())
+}
+
+// hitReturn finds the return taken where the lookup at g.Read found the
+// entry: the return ending an if statement testing what the lookup
+// assigned (after section A), or ending the branch of an if holding the
+// lookup itself (inside section A).
+func hitReturn(src *Source, g *Gap) *ast.ReturnStmt {
+	read := src.ReadExpr(g.Read)
+	if read == nil {
+		return nil
+	}
+	last := func(b *ast.BlockStmt) *ast.ReturnStmt {
+		if n := len(b.List); n > 0 {
+			ret, _ := b.List[n-1].(*ast.ReturnStmt)
+			return ret
+		}
+		return nil
+	}
+	for _, n := range src.Enclosing(read.Pos()) {
+		if ifs, ok := n.(*ast.IfStmt); ok {
+			if within(read, ifs.Init) || ifs.Cond.Pos() <= read.Pos() && read.End() <= ifs.Cond.End() {
+				return last(ifs.Body)
+			}
+			return nil
+		}
+	}
+	assign, block := src.assignmentOf(read)
+	if assign == nil || block == nil {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, l := range assign.Lhs {
+		if id, ok := l.(*ast.Ident); ok && id.Name != "_" {
+			names[id.Name] = true
+		}
+	}
+	for _, st := range block.List[indexOf(block.List, assign)+1:] {
+		if ifs, ok := st.(*ast.IfStmt); ok && ifs.Else == nil && mentions(ifs.Cond, names) {
+			return last(ifs.Body)
+		}
+	}
+	return nil
+}
+
+// returnAfter returns the return statement that follows store in its
+// block, past unlocks only.
+func returnAfter(src *Source, store ast.Stmt) *ast.ReturnStmt {
+	path := src.Enclosing(store.Pos())
+	for i, n := range path {
+		if n != ast.Node(store) || i+1 >= len(path) {
+			continue
+		}
+		block, ok := path[i+1].(*ast.BlockStmt)
+		if !ok {
+			return nil
+		}
+		for _, st := range block.List[indexOf(block.List, store)+1:] {
+			switch st := st.(type) {
+			case *ast.ReturnStmt:
+				return st
+			case *ast.ExprStmt:
+				if c, ok := st.X.(*ast.CallExpr); ok {
+					if sel, ok := c.Fun.(*ast.SelectorExpr); ok && (sel.Sel.Name == "Unlock" || sel.Sel.Name == "RUnlock") && len(c.Args) == 0 {
+						continue
+					}
+				}
+				return nil
+			default:
+				return nil
+			}
+		}
+		return nil
+	}
+	return nil
 }
 
 // usedAfter reports whether v is used in body after the statement store.

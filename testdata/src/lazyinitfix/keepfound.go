@@ -29,3 +29,35 @@ func Match(src, s string) bool {
 	}
 	return p.Match(s)
 }
+
+type indexSet struct{ user string }
+
+func openIndexSet(user string) (*indexSet, error) { return &indexSet{user: user}, nil }
+
+// Indexes makes sure a user's index set exists. The function leaves with
+// nil whether it found the set or made it, so keeping the set a racer
+// made and leaving is what a hit does (the lookup itself is not repeated:
+// ok is declared again on the way).
+type Indexes struct {
+	mu      sync.RWMutex
+	byUser  map[string]*indexSet
+	pending map[string]bool
+}
+
+func (x *Indexes) Ensure(user string) error {
+	x.mu.RLock()
+	_, ok := x.byUser[user]
+	x.mu.RUnlock()
+	if ok {
+		return nil
+	}
+	waiting, ok := x.pending[user]
+	set, err := openIndexSet(user)
+	if err != nil || ok && waiting {
+		return err
+	}
+	x.mu.Lock() // want `x.mu is locked again for writing after RUnlock: x.byUser\[user\] was missing`
+	defer x.mu.Unlock()
+	x.byUser[user] = set
+	return nil
+}

@@ -193,7 +193,7 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		if !ok {
 			continue
 		}
-		if !within(read, ifs.Init) && !(ifs.Cond.Pos() <= read.Pos() && read.End() <= ifs.Cond.End()) {
+		if !tests(ifs, read) {
 			// The read is in the branch taken, not the test.
 			return analysis.SuggestedFix{}, false
 		}
@@ -297,9 +297,10 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 	return insertionAfter(pass, insertAfter, "test again under the write lock", b.String()), true
 }
 
-// within reports whether e lies inside n (an if's Init, absent or not).
-func within(e ast.Node, n ast.Stmt) bool {
-	return n != nil && n.Pos() <= e.Pos() && e.End() <= n.End()
+// tests reports whether e lies in the Init or the condition of ifs.
+func tests(ifs *ast.IfStmt, e ast.Node) bool {
+	in := func(n ast.Node) bool { return n.Pos() <= e.Pos() && e.End() <= n.End() }
+	return ifs.Init != nil && in(ifs.Init) || in(ifs.Cond)
 }
 
 // declaresCloser reports whether one of stmts declares a variable whose
@@ -841,7 +842,7 @@ func hitReturn(src *Source, g *Gap) *ast.ReturnStmt {
 	}
 	for _, n := range src.Enclosing(read.Pos()) {
 		if ifs, ok := n.(*ast.IfStmt); ok {
-			if within(read, ifs.Init) || ifs.Cond.Pos() <= read.Pos() && read.End() <= ifs.Cond.End() {
+			if tests(ifs, read) {
 				return last(ifs.Body)
 			}
 			return nil

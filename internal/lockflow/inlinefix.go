@@ -59,8 +59,12 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 	if !ok || lockCall.Lparen != r.Taken {
 		return none, false
 	}
+	lockSel, ok := ast.Unparen(lockCall.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return none, false // a lock method value called
+	}
 	release, ok := decl.Body.List[1].(*ast.DeferStmt)
-	if !ok || !isReleaseOf(release.Call, types.ExprString(ast.Unparen(lockCall.Fun).(*ast.SelectorExpr).X)) {
+	if !ok || !isReleaseOf(release.Call, types.ExprString(lockSel.X)) {
 		return none, false
 	}
 	ret, ok := decl.Body.List[2].(*ast.ReturnStmt)

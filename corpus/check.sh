@@ -64,9 +64,9 @@ trap 'rm -rf "$work"' EXIT
 # go command trims it (about 10 GB an hour here), and the sources of every
 # module's dependencies fill the module cache (60 GB over the whole list);
 # a full disk makes modules fail as if lockgap had. Below
-# CORPUS_MIN_FREE_GB free (15 by default), drop the build cache entries not
-# used in the last 45 minutes, then the module zips already extracted, and
-# if that is not enough the whole module cache (later modules download
+# CORPUS_MIN_FREE_GB free (15 by default), drop the module zips already
+# extracted, then the build cache entries not used in the last 45 minutes,
+# and if that is not enough the whole module cache (later modules download
 # what they need again), unless CORPUS_KEEP_MODCACHE is set.
 free_gb() {
 	df -P -BG "$1" | awk 'NR == 2 { sub("G", "", $4); print $4 }'
@@ -75,10 +75,9 @@ make_room() {
 	local cache modcache min=${CORPUS_MIN_FREE_GB:-15}
 	cache=$(go env GOCACHE)
 	modcache=$(go env GOMODCACHE)
-	[ "$(free_gb "$cache")" -lt "$min" ] || return 0
-	echo "only $(free_gb "$cache") GB free: trimming the build cache" >&2
-	find "$cache" -type f -mmin +45 -delete 2>/dev/null || true
 	[ "$(free_gb "$modcache")" -lt "$min" ] || return 0
+	# The zips of modules already extracted come back with every fetch
+	# (13 GB over one package check): dropping them costs nothing.
 	echo "only $(free_gb "$modcache") GB free: dropping module zips already extracted" >&2
 	(cd "$modcache/cache/download" 2>/dev/null && find . -name '*.zip' | while read -r zip; do
 		zip=${zip#./}
@@ -86,6 +85,9 @@ make_room() {
 		ver=$(basename "$zip" .zip)
 		[ ! -d "$modcache/$mod@$ver" ] || rm -f "$zip"
 	done) || true
+	[ "$(free_gb "$cache")" -lt "$min" ] || return 0
+	echo "only $(free_gb "$cache") GB free: trimming the build cache" >&2
+	find "$cache" -type f -mmin +45 -delete 2>/dev/null || true
 	[ "$(free_gb "$modcache")" -lt "$min" ] || return 0
 	# Emptying the module cache frees its tens of GB only where they are
 	# most of the disk's use; on a disk shared with others it would

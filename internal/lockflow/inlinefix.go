@@ -116,7 +116,7 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 			return none, false
 		}
 	}
-	scope := innermostScope(pass, src, call.Pos())
+	scope := pass.Pkg.Scope().Innermost(call.Pos())
 	if scope == nil {
 		return none, false
 	}
@@ -380,31 +380,27 @@ func isPrimary(e ast.Expr) bool {
 	return false
 }
 
+// sourceText returns e as written in its file.
 func sourceText(pass *analysis.Pass, e ast.Expr) string {
 	tf := pass.Fset.File(e.Pos())
 	if tf == nil {
 		return ""
 	}
-	for _, f := range pass.Files {
-		if f.FileStart <= e.Pos() && e.End() <= f.FileEnd {
-			content, err := pass.ReadFile(tf.Name())
-			if err != nil {
-				return ""
-			}
-			start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
-			if start < 0 || end > len(content) || start > end {
-				return ""
-			}
-			// Offsets into a file the compiler saw other than the one
-			// read (cgo) would cut something else.
-			text := string(content[start:end])
-			if parsed, err := parser.ParseExpr(text); err != nil || types.ExprString(parsed) != types.ExprString(e) {
-				return ""
-			}
-			return text
-		}
+	content, err := pass.ReadFile(tf.Name())
+	if err != nil {
+		return ""
 	}
-	return ""
+	start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
+	if start < 0 || end > len(content) || start > end {
+		return ""
+	}
+	// Offsets into a file the compiler saw other than the one read
+	// (cgo) would cut something else.
+	text := string(content[start:end])
+	if parsed, err := parser.ParseExpr(text); err != nil || types.ExprString(parsed) != types.ExprString(e) {
+		return ""
+	}
+	return text
 }
 
 func enclosingFuncDecl(src *Source, pos token.Pos) *ast.FuncDecl {
@@ -414,17 +410,4 @@ func enclosingFuncDecl(src *Source, pos token.Pos) *ast.FuncDecl {
 		}
 	}
 	return nil
-}
-
-// innermostScope returns the scope the source has at pos.
-func innermostScope(pass *analysis.Pass, src *Source, pos token.Pos) *types.Scope {
-	f := src.File(pos)
-	if f == nil {
-		return nil
-	}
-	fileScope := pass.TypesInfo.Scopes[f]
-	if fileScope == nil {
-		return nil
-	}
-	return fileScope.Innermost(pos)
 }

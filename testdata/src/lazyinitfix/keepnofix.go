@@ -81,3 +81,32 @@ func (j *Jobs) Claim(job, owner string) error {
 	j.mu.Unlock()
 	return nil
 }
+
+// Leases.Take answers false when the lease is held and true once it has
+// taken it: constants both ways, but not the same, so keeping a racer's
+// lease and answering true would be a conflict reported as success.
+type lease struct{ holder string }
+
+type Leases struct {
+	mu      sync.RWMutex
+	byName  map[string]*lease
+	waiting map[string]bool
+}
+
+func (l *Leases) Take(name, holder string) bool {
+	l.mu.RLock()
+	_, held := l.byName[name]
+	l.mu.RUnlock()
+	if held {
+		return false
+	}
+	queued, held := l.waiting[name]
+	if queued && held {
+		return false
+	}
+	ls := &lease{holder: holder}
+	l.mu.Lock() // want `l.mu is locked again for writing after RUnlock: l.byName\[name\] was missing`
+	defer l.mu.Unlock()
+	l.byName[name] = ls
+	return true
+}

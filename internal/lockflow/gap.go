@@ -57,6 +57,10 @@ type Gap struct {
 	// OrStale: a LazyInit write runs when the entry was missing and also
 	// when it was there but failed another test (expired, outdated).
 	OrStale bool
+	// Claim: a LazyInit store records what the caller handed in (a
+	// holder's name), not a value the entry's key decides: a racer that
+	// also found the entry missing claimed it too.
+	Claim bool
 	// MissOnly: a LazyInit write runs only where the lookup found the
 	// entry missing (the missing branch dominates it), not on a way that
 	// skipped the lookup.
@@ -559,7 +563,13 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				return nil
 			}
 			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) && !drawn(w.stored) {
-				return nil // a memo of a plain value: both racers store the same thing
+				if !fs.claimValue(w) {
+					return nil // a memo of a plain value: both racers store the same thing
+				}
+				// What the caller hands in is its own claim: no rule
+				// about memos below applies.
+				g.Claim, g.Kind = true, LazyInit
+				break
 			}
 			if w.stored != nil && loadedRecord(w.stored, fs.fn.Pkg) && !fs.lockedReads(fs.taint[w.stored]) && !drawn(w.stored) {
 				// A record loaded by key from elsewhere: a racer's entry is
@@ -595,6 +605,75 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 		}
 	}
 	return g
+}
+
+// claimValue reports whether w stores, without a call on the way, an
+// argument of the function other than the entry's key, or arithmetic on
+// one: what a caller asks to be recorded under the key (a desk's holder).
+// Two racers that both found the entry missing then store different
+// values, and both go on as if the entry were theirs. A value got from
+// the key alone (a label, the key converted) is a memo: racers store
+// equal values.
+func (fs *funcState) claimValue(w *writeSite) bool {
+	var key ssa.Value
+	switch x := w.instr.(type) {
+	case *ssa.MapUpdate:
+		key = x.Key
+	default:
+		return false
+	}
+	keyArgs := map[ssa.Value]bool{}
+	for v := range directArguments(key) {
+		keyArgs[v] = true
+	}
+	for v := range directArguments(w.stored) {
+		if keyArgs[v] {
+			continue
+		}
+		if p, ok := v.(*ssa.Parameter); ok && fs.fn.Signature.Recv() != nil && len(fs.fn.Params) > 0 && p == fs.fn.Params[0] {
+			continue // the receiver's own state: read under the lock, not handed in
+		}
+		return true
+	}
+	return false
+}
+
+// directArguments yields the parameters and captured variables v is
+// computed from by conversions and arithmetic alone.
+func directArguments(v ssa.Value) func(yield func(ssa.Value) bool) {
+	return func(yield func(ssa.Value) bool) {
+		seen := map[ssa.Value]bool{}
+		var walk func(v ssa.Value) bool
+		walk = func(v ssa.Value) bool {
+			if v == nil || seen[v] {
+				return true
+			}
+			seen[v] = true
+			switch x := v.(type) {
+			case *ssa.Parameter, *ssa.FreeVar:
+				return yield(v)
+			case *ssa.Convert:
+				return walk(x.X)
+			case *ssa.ChangeType:
+				return walk(x.X)
+			case *ssa.BinOp:
+				return walk(x.X) && walk(x.Y)
+			case *ssa.UnOp:
+				if x.Op == token.MUL {
+					return true // a load: state, not an argument
+				}
+				return walk(x.X)
+			case *ssa.Phi:
+				for _, e := range x.Edges {
+					if !walk(e) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+		walk(v)
+	}
 }
 
 // madeToFill reports whether v is a channel or map made there and then:

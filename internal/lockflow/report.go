@@ -54,6 +54,9 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		// len(c.items) == 0 found nothing to replace: say what was
 		// tested, and that what was added since is what it missed.
 		why = fmt.Sprintf("%s empty %s, but another goroutine may have added to it since; test it again %s and go on only if it is still empty", emptinessSaid(name, g), w.ReadSection, w.ThisSection)
+	case kind == LazyInit && g.Claim:
+		name = src.MissingName(g.Read, name)
+		why = fmt.Sprintf("%s was %s %s, but another goroutine may have claimed it since; this store replaces what it stored, and both go on as if the entry were theirs; look it up again %s and give up if it is there", name, missing(g), w.ReadSection, w.ThisSection)
 	case kind == LazyInit:
 		name = src.MissingName(g.Read, name)
 		why = fmt.Sprintf("%s was %s %s, but another goroutine may have stored one since and this store replaces it; look it up again %s and use the one found", name, missing(g), w.ReadSection, w.ThisSection)

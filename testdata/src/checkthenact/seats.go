@@ -150,3 +150,25 @@ func (l *Lounge) Greet(name string) {
 	}
 	l.setHost(&name)
 }
+
+// Lockers records who holds each locker by name.
+type Lockers struct {
+	mu     sync.Mutex
+	holder map[int]string
+}
+
+// Take tests and records in two sections: two callers who both find the
+// locker free both get a nil error, and the later name replaces the
+// earlier one. Reported.
+func (l *Lockers) Take(n int, who string) error {
+	l.mu.Lock()
+	_, held := l.holder[n]
+	l.mu.Unlock()
+	if held {
+		return ErrTaken
+	}
+	l.mu.Lock() // want `l.mu is locked again after the section that checked: l.holder\[n\] was missing`
+	l.holder[n] = who
+	l.mu.Unlock()
+	return nil
+}

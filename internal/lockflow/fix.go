@@ -34,7 +34,11 @@ import (
 // are siblings of the Lock in one block, the read calls nothing but len or
 // cap, and the return calls nothing unless the lock is released before it.
 func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
-	if g.BHelper || g.BInPlace || g.AInPlace || (g.Kind != LazyInit && g.Kind != Gated) {
+	if g.BInPlace || g.AInPlace || (g.Kind != LazyInit && g.Kind != Gated) {
+		return analysis.SuggestedFix{}, false
+	}
+	setter, inlined := setterAt(pass, src, g)
+	if g.BHelper && !inlined {
 		return analysis.SuggestedFix{}, false
 	}
 	read := src.ReadExpr(g.Read)
@@ -87,7 +91,7 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	// lookup or the return refer to.
 	used := identNames(assign.Rhs[0], early.Cond, ret)
 	for _, st := range block.List[ai+1 : li] {
-		if declares(st, used) {
+		if declares(pass.TypesInfo, st, used) {
 			return analysis.SuggestedFix{}, false
 		}
 	}
@@ -107,9 +111,24 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	if !fresh {
 		return analysis.SuggestedFix{}, false
 	}
+	// Nor assign what the re-check reads without declaring it anew (the
+	// key looked up, a bound): it would look up another entry than A did.
+	kept := maps.Clone(used)
+	for _, n := range lhs {
+		delete(kept, n)
+	}
+	for _, st := range block.List[ai+1 : li] {
+		if st != early && assigns(st, kept) {
+			return analysis.SuggestedFix{}, false
+		}
+	}
 
 	lockStmt := block.List[li]
-	insertAfter, deferred := afterLock(block, li, src.Receiver(g.BOpen))
+	recv := src.Receiver(g.BOpen)
+	insertAfter, deferred := afterLock(block, li, recv)
+	if inlined {
+		recv, deferred = setter.lock, false
+	}
 	// Under a deferred unlock the return's operands are evaluated with the
 	// lock held: they must not call anything.
 	if deferred {
@@ -123,9 +142,12 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n%sif %s := %s; %s {\n", indent, strings.Join(lhs, ", "), render(pass, assign.Rhs[0]), render(pass, early.Cond))
 	if !deferred {
-		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, src.Receiver(g.BOpen))
+		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
 	}
 	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, ret), indent)
+	if inlined {
+		return setter.fix(pass, "write under the lock here, and re-check there first", b.String()), true
+	}
 	return insertionAfter(pass, insertAfter, "re-check under the write lock", b.String()), true
 }
 
@@ -173,11 +195,20 @@ func insertionAfter(pass *analysis.Pass, st ast.Stmt, message, text string) anal
 // section A and then a return (or, without a deferred Unlock, a continue
 // or break, which mean the same in the same block).
 func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
-	if g.BHelper || g.AHelper || g.BInPlace || g.AInPlace || (g.Kind != LazyInit && g.Kind != Gated) {
+	if g.AHelper || g.BInPlace || g.AInPlace || (g.Kind != LazyInit && g.Kind != Gated) {
 		return analysis.SuggestedFix{}, false
 	}
 	recv := src.Receiver(g.BOpen)
-	if recv == "" || recv != src.Receiver(g.AOpen) || src.Callee(g.BOpen) != recv+".Lock" {
+	setter, inlined := setterAt(pass, src, g)
+	switch {
+	case inlined:
+		recv = setter.lock
+	case g.BHelper:
+		return analysis.SuggestedFix{}, false
+	case src.Callee(g.BOpen) != recv+".Lock":
+		recv = "" // the way out written releases a write lock
+	}
+	if recv == "" || recv != src.Receiver(g.AOpen) {
 		// The way out written releases a write lock.
 		return analysis.SuggestedFix{}, false
 	}
@@ -263,7 +294,7 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 	// Nor may section A set what the test reads (n := len(q.items) tested
 	// as n >= q.max): the copy would test the value A read.
 	for _, st := range block.List[ai+1 : li] {
-		if st != test && (declares(st, used) || assigns(st, used)) {
+		if st != test && (declares(pass.TypesInfo, st, used) || assigns(st, used)) {
 			return analysis.SuggestedFix{}, false
 		}
 	}
@@ -272,6 +303,9 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 	}
 	lockStmt := block.List[li]
 	insertAfter, deferred := afterLock(block, li, recv)
+	if inlined {
+		deferred = false
+	}
 	if deferred {
 		ret, ok := exit.(*ast.ReturnStmt)
 		if !ok {
@@ -294,6 +328,9 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
 	}
 	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, exit), indent)
+	if inlined {
+		return setter.fix(pass, "write under the lock here, and test again there first", b.String()), true
+	}
 	return insertionAfter(pass, insertAfter, "test again under the write lock", b.String()), true
 }
 
@@ -449,13 +486,14 @@ func identNames(nodes ...ast.Node) map[string]bool {
 	return out
 }
 
-// declares reports whether st declares, at its own level, one of names.
-func declares(st ast.Stmt, names map[string]bool) bool {
+// declares reports whether st declares, at its own level, one of names
+// (a := that only assigns a name declared before declares nothing).
+func declares(info *types.Info, st ast.Stmt, names map[string]bool) bool {
 	switch st := st.(type) {
 	case *ast.AssignStmt:
 		if st.Tok == token.DEFINE {
 			for _, l := range st.Lhs {
-				if id, ok := l.(*ast.Ident); ok && names[id.Name] {
+				if id, ok := l.(*ast.Ident); ok && names[id.Name] && info.Defs[id] != nil {
 					return true
 				}
 			}
@@ -470,7 +508,7 @@ func declares(st ast.Stmt, names map[string]bool) bool {
 		})
 		return found
 	case *ast.LabeledStmt:
-		return declares(st.Stmt, names)
+		return declares(info, st.Stmt, names)
 	}
 	return false
 }

@@ -1,6 +1,7 @@
 package lockflow
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -8,6 +9,7 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // inlineGetterFix replaces the call of a getter that only locks around
@@ -88,19 +90,44 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 			}
 		}
 	}
-	// What each of the getter's variables becomes.
+	texts, ok := atCall(pass, call, sig, expr)
+	if !ok {
+		return none, false
+	}
+	text := texts[0]
+	if !isPrimary(expr) {
+		text = "(" + text + ")"
+	}
+	// The text was cut from the file by offsets: it must parse.
+	if _, err := parser.ParseExpr(text); err != nil {
+		return none, false
+	}
+	return analysis.SuggestedFix{
+		Message:   "read " + text + " under the lock already held",
+		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}},
+	}, true
+}
+
+// atCall returns each of exprs, written in a function whose signature is
+// sig, as it reads at call: the receiver and the parameters replaced by
+// what the call passes, every other name kept where it means there what
+// it means in the function. False where that cannot be written: an
+// operand with an effect, one that cannot stand for its variable
+// (servesAs), a name that means something else at the call, a text that
+// cannot be cut from its file.
+func atCall(pass *analysis.Pass, call *ast.CallExpr, sig *types.Signature, exprs ...ast.Expr) ([]string, bool) {
 	with := map[*types.Var]ast.Expr{}
 	var operands []ast.Expr
 	if sig.Recv() != nil {
 		sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok {
-			return none, false
+			return nil, false
 		}
 		with[sig.Recv()] = sel.X
 		operands = append(operands, sel.X)
 	}
 	if len(call.Args) != sig.Params().Len() {
-		return none, false
+		return nil, false
 	}
 	for i, a := range call.Args {
 		with[sig.Params().At(i)] = a
@@ -108,24 +135,37 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 	}
 	for _, o := range operands {
 		if hasEffect(o) {
-			return none, false
-		}
-	}
-	for v, e := range with {
-		if !servesAs(pass, expr, v, e, v == sig.Recv()) {
-			return none, false
+			return nil, false
 		}
 	}
 	scope := pass.Pkg.Scope().Innermost(call.Pos())
 	if scope == nil {
-		return none, false
+		return nil, false
 	}
+	var texts []string
+	for _, expr := range exprs {
+		for v, e := range with {
+			if !servesAs(pass, expr, v, e, v == sig.Recv()) {
+				return nil, false
+			}
+		}
+		text, ok := exprAtCall(pass, call, expr, with, scope)
+		if !ok {
+			return nil, false
+		}
+		texts = append(texts, text)
+	}
+	return texts, true
+}
+
+// exprAtCall is atCall for one expression, with the variables bound.
+func exprAtCall(pass *analysis.Pass, call *ast.CallExpr, expr ast.Expr, with map[*types.Var]ast.Expr, scope *types.Scope) (string, bool) {
 	type edit struct {
 		pos, end token.Pos
 		text     string
 	}
 	var edits []edit
-	ok = true
+	ok := true
 	bare := operandsAlone(expr)
 	name := func(m ast.Node) bool {
 		if !ok {
@@ -174,28 +214,18 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 		return true
 	})
 	if !ok {
-		return none, false
+		return "", false
 	}
 	slices.SortFunc(edits, func(a, b edit) int { return int(b.pos - a.pos) })
 	text := sourceText(pass, expr)
 	if text == "" {
-		return none, false
+		return "", false
 	}
 	base := expr.Pos()
 	for _, e := range edits {
 		text = text[:e.pos-base] + e.text + text[e.end-base:]
 	}
-	if !isPrimary(expr) {
-		text = "(" + text + ")"
-	}
-	// The text was cut from the file by offsets: it must parse.
-	if _, err := parser.ParseExpr(text); err != nil {
-		return none, false
-	}
-	return analysis.SuggestedFix{
-		Message:   "read " + text + " under the lock already held",
-		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}},
-	}, true
+	return text, true
 }
 
 // servesAs reports whether the call's operand e can stand for the
@@ -410,4 +440,116 @@ func enclosingFuncDecl(src *Source, pos token.Pos) *ast.FuncDecl {
 		}
 	}
 	return nil
+}
+
+// inlinedSetter is section B written out where it is a call of a setter
+// that only locks around one assignment:
+//
+//	func (c *cache) add(k string, v Schema) {
+//		c.mu.Lock()
+//		defer c.mu.Unlock()
+//		c.m[k] = v
+//	}
+//
+// made as a statement of its own (c.add(key, schema)). A re-check of the
+// stale decision needs the lock held where it writes, so the fixes for
+// such a B replace the call by the setter's body as it reads at the call
+// (s.mu.Lock(); the re-check; s.m[key] = schema; s.mu.Unlock()).
+type inlinedSetter struct {
+	call     *ast.ExprStmt
+	lock     string // the lock as the caller writes it
+	lhs, rhs string // the assignment at the call
+}
+
+// setterAt returns B written out, where B is a call of such a setter: the
+// setter is declared in this package, not generic, its assignment and
+// the call's operands call nothing (len and cap aside), and every name
+// means at the call what it means in the setter (atCall).
+func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
+	none := inlinedSetter{}
+	if !g.BHelper || g.BInPlace {
+		return none, false
+	}
+	call := src.CallAt(g.BOpen)
+	if call == nil || call.Ellipsis.IsValid() {
+		return none, false
+	}
+	var stmt *ast.ExprStmt
+	path := src.Enclosing(call.Pos())
+	for i, n := range path {
+		if n == ast.Node(call) && i+2 < len(path) {
+			stmt, _ = path[i+1].(*ast.ExprStmt)
+			if _, inList := path[i+2].(*ast.BlockStmt); !inList {
+				stmt = nil
+			}
+			break
+		}
+	}
+	if stmt == nil {
+		return none, false
+	}
+	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() != pass.Pkg {
+		return none, false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.RecvTypeParams() != nil || sig.TypeParams() != nil || sig.Variadic() || sig.Results().Len() != 0 {
+		return none, false
+	}
+	decl := enclosingFuncDecl(src, fn.Pos())
+	if decl == nil || decl.Name.Pos() != fn.Pos() || decl.Body == nil || len(decl.Body.List) != 3 {
+		return none, false
+	}
+	// The body: the lock, then its deferred release and the assignment,
+	// or the assignment and the release.
+	lock, ok := decl.Body.List[0].(*ast.ExprStmt)
+	if !ok {
+		return none, false
+	}
+	lockCall, ok := lock.X.(*ast.CallExpr)
+	if !ok || len(lockCall.Args) != 0 {
+		return none, false
+	}
+	lockSel, ok := ast.Unparen(lockCall.Fun).(*ast.SelectorExpr)
+	if !ok || lockSel.Sel.Name != "Lock" || hasEffect(lockSel.X) {
+		return none, false
+	}
+	recv := types.ExprString(lockSel.X)
+	var assign *ast.AssignStmt
+	switch second := decl.Body.List[1].(type) {
+	case *ast.DeferStmt:
+		if !isUnlockOf(second.Call, recv) {
+			return none, false
+		}
+		assign, _ = decl.Body.List[2].(*ast.AssignStmt)
+	case *ast.AssignStmt:
+		last, ok := decl.Body.List[2].(*ast.ExprStmt)
+		if !ok {
+			return none, false
+		}
+		if c, ok := last.X.(*ast.CallExpr); !ok || !isUnlockOf(c, recv) {
+			return none, false
+		}
+		assign = second
+	}
+	if assign == nil || assign.Tok != token.ASSIGN || len(assign.Lhs) != 1 || len(assign.Rhs) != 1 ||
+		hasEffect(assign.Lhs[0]) || hasEffect(assign.Rhs[0]) {
+		return none, false
+	}
+	texts, ok := atCall(pass, call, sig, lockSel.X, assign.Lhs[0], assign.Rhs[0])
+	if !ok {
+		return none, false
+	}
+	return inlinedSetter{call: stmt, lock: texts[0], lhs: texts[1], rhs: texts[2]}, true
+}
+
+// fix is the fix replacing the setter's call by its body, with recheck
+// (lines starting on a new line, indented as the call) after the lock.
+func (s inlinedSetter) fix(pass *analysis.Pass, message, recheck string) analysis.SuggestedFix {
+	indent := indentation(pass, s.call.Pos())
+	text := fmt.Sprintf("%s.Lock()%s\n%s%s = %s\n%s%s.Unlock()", s.lock, recheck, indent, s.lhs, s.rhs, indent, s.lock)
+	return analysis.SuggestedFix{
+		Message:   message,
+		TextEdits: []analysis.TextEdit{{Pos: s.call.Pos(), End: s.call.End(), NewText: []byte(text)}},
+	}
 }

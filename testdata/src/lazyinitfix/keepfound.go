@@ -1,6 +1,9 @@
 package lazyinitfix
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // Where the early return cannot be repeated under the write lock (the
 // miss is handled inside the branch, and the value used after it), the
@@ -37,11 +40,12 @@ func openIndexSet(user string) (*indexSet, error) { return &indexSet{user: user}
 // Indexes makes sure a user's index set exists. The function leaves with
 // nil whether it found the set or made it, so keeping the set a racer
 // made and leaving is what a hit does (the lookup itself is not repeated:
-// ok is declared again on the way).
+// a hit also counts itself on the way out).
 type Indexes struct {
 	mu      sync.RWMutex
 	byUser  map[string]*indexSet
 	pending map[string]bool
+	hits    atomic.Int64
 }
 
 func (x *Indexes) Ensure(user string) error {
@@ -49,6 +53,7 @@ func (x *Indexes) Ensure(user string) error {
 	_, ok := x.byUser[user]
 	x.mu.RUnlock()
 	if ok {
+		x.hits.Add(1)
 		return nil
 	}
 	waiting, ok := x.pending[user]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log"
 	"sync"
+	"sync/atomic"
 )
 
 // No fix where the caller's own value is handed on or used after the
@@ -84,13 +85,15 @@ func (j *Jobs) Claim(job, owner string) error {
 
 // Leases.Take answers false when the lease is held and true once it has
 // taken it: constants both ways, but not the same, so keeping a racer's
-// lease and answering true would be a conflict reported as success.
+// lease and answering true would be a conflict reported as success. (A
+// refusal counts itself, so the lookup is not simply repeated either.)
 type lease struct{ holder string }
 
 type Leases struct {
-	mu      sync.RWMutex
-	byName  map[string]*lease
-	waiting map[string]bool
+	mu       sync.RWMutex
+	byName   map[string]*lease
+	waiting  map[string]bool
+	refusals atomic.Int64
 }
 
 func (l *Leases) Take(name, holder string) bool {
@@ -98,6 +101,7 @@ func (l *Leases) Take(name, holder string) bool {
 	_, held := l.byName[name]
 	l.mu.RUnlock()
 	if held {
+		l.refusals.Add(1)
 		return false
 	}
 	queued, held := l.waiting[name]

@@ -1,0 +1,35 @@
+package checkthenactfix
+
+import (
+	"errors"
+	"sync"
+)
+
+var errReserved = errors.New("slot reserved")
+
+// Slots records who reserved each slot, through a setter that only locks
+// around the store.
+type Slots struct {
+	mu    sync.Mutex
+	taken map[int]string
+}
+
+func (s *Slots) put(n int, who string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.taken[n] = who
+}
+
+// Reserve leaves inside the section that checks, but stores through put
+// in a later one: two callers can both find the slot free. The fix writes
+// put out at the call and tests the slot again first.
+func (s *Slots) Reserve(n int, who string) error {
+	s.mu.Lock()
+	if _, ok := s.taken[n]; ok {
+		s.mu.Unlock()
+		return errReserved
+	}
+	s.mu.Unlock()
+	s.put(n, who) // want `s.mu is locked again by s.put after the section that checked`
+	return nil
+}

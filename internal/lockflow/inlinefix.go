@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -443,7 +444,7 @@ func enclosingFuncDecl(src *Source, pos token.Pos) *ast.FuncDecl {
 }
 
 // inlinedSetter is section B written out where it is a call of a setter
-// that only locks around one assignment:
+// that only locks around plain writes:
 //
 //	func (c *cache) add(k string, v Schema) {
 //		c.mu.Lock()
@@ -456,15 +457,17 @@ func enclosingFuncDecl(src *Source, pos token.Pos) *ast.FuncDecl {
 // such a B replace the call by the setter's body as it reads at the call
 // (s.mu.Lock(); the re-check; s.m[key] = schema; s.mu.Unlock()).
 type inlinedSetter struct {
-	call     *ast.ExprStmt
-	lock     string // the lock as the caller writes it
-	lhs, rhs string // the assignment at the call
+	call *ast.ExprStmt
+	lock string   // the lock as the caller writes it
+	body []string // the writes as they read at the call
 }
 
 // setterAt returns B written out, where B is a call of such a setter: the
-// setter is declared in this package, not generic, its assignment and
-// the call's operands call nothing (len and cap aside), and every name
-// means at the call what it means in the setter (atCall).
+// setter is declared in this package, not generic, returns nothing, and
+// its body is the lock, its release (deferred first, or last) and
+// assignments, increments and deletes that call nothing (len and cap
+// aside); the call's operands call nothing either, and every name means
+// at the call what it means in the setter (atCall).
 func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 	none := inlinedSetter{}
 	if !g.BHelper || g.BInPlace {
@@ -497,12 +500,11 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 		return none, false
 	}
 	decl := enclosingFuncDecl(src, fn.Pos())
-	if decl == nil || decl.Name.Pos() != fn.Pos() || decl.Body == nil || len(decl.Body.List) != 3 {
+	if decl == nil || decl.Name.Pos() != fn.Pos() || decl.Body == nil || len(decl.Body.List) < 3 {
 		return none, false
 	}
-	// The body: the lock, then its deferred release and the assignment,
-	// or the assignment and the release.
-	lock, ok := decl.Body.List[0].(*ast.ExprStmt)
+	list := decl.Body.List
+	lock, ok := list[0].(*ast.ExprStmt)
 	if !ok {
 		return none, false
 	}
@@ -515,41 +517,92 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 		return none, false
 	}
 	recv := types.ExprString(lockSel.X)
-	var assign *ast.AssignStmt
-	switch second := decl.Body.List[1].(type) {
-	case *ast.DeferStmt:
-		if !isUnlockOf(second.Call, recv) {
-			return none, false
-		}
-		assign, _ = decl.Body.List[2].(*ast.AssignStmt)
-	case *ast.AssignStmt:
-		last, ok := decl.Body.List[2].(*ast.ExprStmt)
-		if !ok {
-			return none, false
-		}
+	// The release: deferred right after the lock, or the last statement.
+	if d, ok := list[1].(*ast.DeferStmt); ok && isUnlockOf(d.Call, recv) {
+		list = list[2:]
+	} else if last, ok := list[len(list)-1].(*ast.ExprStmt); ok {
 		if c, ok := last.X.(*ast.CallExpr); !ok || !isUnlockOf(c, recv) {
 			return none, false
 		}
-		assign = second
-	}
-	if assign == nil || assign.Tok != token.ASSIGN || len(assign.Lhs) != 1 || len(assign.Rhs) != 1 ||
-		hasEffect(assign.Lhs[0]) || hasEffect(assign.Rhs[0]) {
+		list = list[1 : len(list)-1]
+	} else {
 		return none, false
 	}
-	texts, ok := atCall(pass, call, sig, lockSel.X, assign.Lhs[0], assign.Rhs[0])
+	// Each write, as a format and the expressions that go in it.
+	type write struct {
+		format string
+		exprs  []ast.Expr
+	}
+	var writes []write
+	exprs := []ast.Expr{lockSel.X}
+	for _, st := range list {
+		var w write
+		switch st := st.(type) {
+		case *ast.AssignStmt:
+			if st.Tok == token.DEFINE || len(st.Lhs) != 1 || len(st.Rhs) != 1 {
+				return none, false
+			}
+			w = write{"%s " + st.Tok.String() + " %s", []ast.Expr{st.Lhs[0], st.Rhs[0]}}
+		case *ast.IncDecStmt:
+			w = write{"%s" + st.Tok.String(), []ast.Expr{st.X}}
+		case *ast.ExprStmt:
+			c, ok := st.X.(*ast.CallExpr)
+			if !ok || len(c.Args) != 2 {
+				return none, false
+			}
+			if b, ok := pass.TypesInfo.Uses[astIdent(c.Fun)].(*types.Builtin); !ok || b.Name() != "delete" {
+				return none, false
+			}
+			w = write{"delete(%s, %s)", c.Args}
+		default:
+			return none, false
+		}
+		for _, e := range w.exprs {
+			if hasEffect(e) {
+				return none, false
+			}
+		}
+		writes = append(writes, w)
+		exprs = append(exprs, w.exprs...)
+	}
+	if len(writes) == 0 {
+		return none, false
+	}
+	texts, ok := atCall(pass, call, sig, exprs...)
 	if !ok {
 		return none, false
 	}
-	return inlinedSetter{call: stmt, lock: texts[0], lhs: texts[1], rhs: texts[2]}, true
+	setter := inlinedSetter{call: stmt, lock: texts[0]}
+	texts = texts[1:]
+	for _, w := range writes {
+		args := make([]any, len(w.exprs))
+		for i := range args {
+			args[i] = texts[i]
+		}
+		texts = texts[len(w.exprs):]
+		setter.body = append(setter.body, fmt.Sprintf(w.format, args...))
+	}
+	return setter, true
+}
+
+// astIdent returns e as an identifier, or nil.
+func astIdent(e ast.Expr) *ast.Ident {
+	id, _ := ast.Unparen(e).(*ast.Ident)
+	return id
 }
 
 // fix is the fix replacing the setter's call by its body, with recheck
 // (lines starting on a new line, indented as the call) after the lock.
 func (s inlinedSetter) fix(pass *analysis.Pass, message, recheck string) analysis.SuggestedFix {
 	indent := indentation(pass, s.call.Pos())
-	text := fmt.Sprintf("%s.Lock()%s\n%s%s = %s\n%s%s.Unlock()", s.lock, recheck, indent, s.lhs, s.rhs, indent, s.lock)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s.Lock()%s\n", s.lock, recheck)
+	for _, w := range s.body {
+		fmt.Fprintf(&b, "%s%s\n", indent, w)
+	}
+	fmt.Fprintf(&b, "%s%s.Unlock()", indent, s.lock)
 	return analysis.SuggestedFix{
 		Message:   message,
-		TextEdits: []analysis.TextEdit{{Pos: s.call.Pos(), End: s.call.End(), NewText: []byte(text)}},
+		TextEdits: []analysis.TextEdit{{Pos: s.call.Pos(), End: s.call.End(), NewText: []byte(b.String())}},
 	}
 }

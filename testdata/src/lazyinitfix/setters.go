@@ -73,3 +73,30 @@ func (p *Plugins) Register(name string, run func()) error {
 	p.set(name, run) // want `p.mu is locked again for writing by p.set after RUnlock: p.byName\[name\] was missing under the read lock`
 	return nil
 }
+
+// Counted's setter also counts the store: every write of its body is
+// written out.
+type Counted struct {
+	mu     sync.RWMutex
+	byName map[string]*Codec
+	stores int
+}
+
+func (c *Counted) put(name string, codec *Codec) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.byName[name] = codec
+	c.stores++
+}
+
+func (c *Counted) Get(name string) *Codec {
+	c.mu.RLock()
+	codec, ok := c.byName[name]
+	c.mu.RUnlock()
+	if ok {
+		return codec
+	}
+	codec = &Codec{name: name}
+	c.put(name, codec) // want `c.mu is locked again for writing by c.put after RUnlock: codec was missing under the read lock`
+	return codec
+}

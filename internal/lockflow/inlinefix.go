@@ -413,21 +413,9 @@ func isPrimary(e ast.Expr) bool {
 
 // sourceText returns e as written in its file.
 func sourceText(pass *analysis.Pass, e ast.Expr) string {
-	tf := pass.Fset.File(e.Pos())
-	if tf == nil {
-		return ""
-	}
-	content, err := pass.ReadFile(tf.Name())
-	if err != nil {
-		return ""
-	}
-	start, end := tf.Offset(e.Pos()), tf.Offset(e.End())
-	if start < 0 || end > len(content) || start > end {
-		return ""
-	}
 	// Offsets into a file the compiler saw other than the one read
 	// (cgo) would cut something else.
-	text := string(content[start:end])
+	text := text(pass, e.Pos(), e.End())
 	if parsed, err := parser.ParseExpr(text); err != nil || types.ExprString(parsed) != types.ExprString(e) {
 		return ""
 	}

@@ -360,6 +360,8 @@ func DiagnoseReentry(pass *analysis.Pass, src *Source, r Reentry) analysis.Diagn
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	} else if fix, ok := inlineGetterFix(pass, src, r); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	} else if fix, ok := splitLockedFix(pass, src, r); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}
 	return d
 }

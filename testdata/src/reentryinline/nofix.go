@@ -1,143 +1,90 @@
 package reentryinline
 
-import (
-	"strings"
-	"sync"
-)
+import "sync"
 
-// Getters that cannot be inlined by text: the reports stand alone.
+// Helpers called with their lock held that neither fix can rewrite: the
+// reports stand alone.
 
-type names struct {
+type queue struct {
 	mu    sync.RWMutex
-	list  []string
-	upper bool
+	items []string
+	drops int
 }
 
-// Joined calls a function in its expression: the fix would move the call
-// under the caller's lock, where the getter already runs it; but a
-// getter's call may take other locks, so it is left to a person.
-func (n *names) Joined() string {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	return strings.Join(n.list, ",")
+// push takes the write lock: a variant would write under the caller's
+// read lock.
+func (q *queue) push(s string) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.items = append(q.items, s)
 }
 
-// Count computes in more than one statement.
-func (n *names) Count() int {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	c := len(n.list)
-	return c
+func (q *queue) PushIfEmpty(s string) {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	if len(q.items) == 0 {
+		q.push(s) // want `q.mu is held for reading here and q.push takes its write lock`
+	}
 }
 
-func (n *names) Describe() string {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	if n.Count() == 0 { // want `n.mu is held for reading here and n.Count takes its read lock again`
+// snapshot lets go of the lock before it copies: its body uses the lock.
+func (q *queue) snapshot() []string {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	items := q.items
+	q.mu.RUnlock()
+	out := append([]string(nil), items...)
+	q.mu.RLock()
+	return out
+}
+
+func (q *queue) Oldest() string {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	all := q.snapshot() // want `q.mu is held for reading here and q.snapshot takes its read lock again`
+	if len(all) == 0 {
 		return ""
 	}
-	return n.Joined() // want `n.mu is held for reading here and n.Joined takes its read lock again`
+	return all[0]
 }
 
-// Shadowed calls a getter whose expression names a package variable the
-// caller shadows with a local: the expression would mean the local.
-var limit = 10
-
-func (n *names) overLimit() bool {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	return len(n.list) > limit
+// size has a variant already, which size does not call: another function
+// of that name is not known to be size's body.
+func (q *queue) size() int {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	n := len(q.items)
+	return n
 }
 
-func (n *names) Shadowed() bool {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	limit := 3
-	_ = limit
-	return n.overLimit() // want `n.mu is held for reading here and n.overLimit takes its read lock again`
+func (q *queue) sizeLocked() int { return len(q.items) - q.drops }
+
+func (q *queue) Full(max int) bool {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return q.size() >= max // want `q.mu is held for reading here and q.size takes its read lock again`
 }
 
-// Discarded calls the getter for nothing: an expression cannot stand as
-// a statement.
-func (n *names) Discarded() {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	n.Count() // want `n.mu is held for reading here and n.Count takes its read lock again`
+// first leaves its parameter unnamed: the variant could not be called
+// with it.
+func (q *queue) first(int) string {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	s := ""
+	if len(q.items) > 0 {
+		s = q.items[0]
+	}
+	return s
 }
 
-// Computed passes an operand that calls: it would run under the lock,
-// and the getter's parameter may be used more than once.
-func (n *names) at(i int) string {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	return n.list[i]
+func (q *queue) Head() string {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return q.first(0) // want `q.mu is held for reading here and q.first takes its read lock again`
 }
 
-func next() int { return 0 }
-
-func (n *names) Computed() string {
-	n.mu.RLock()
-	defer n.mu.RUnlock()
-	return n.at(next()) // want `n.mu is held for reading here and n.at takes its read lock again`
-}
-
-func (n *names) Add(name string) {
-	n.mu.Lock()
-	defer n.mu.Unlock()
-	n.list = append(n.list, name)
-}
-
-// Events hands out the next event from a channel: a receive is not a
-// read to repeat under the caller's lock.
-type events struct {
-	mu sync.RWMutex
-	ch chan string
-}
-
-func (e *events) next() string {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return <-e.ch
-}
-
-func (e *events) Drain() string {
-	e.mu.RLock()
-	defer e.mu.RUnlock()
-	return e.next() // want `e.mu is held for reading here and e.next takes its read lock again`
-}
-
-func (e *events) Reset() {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.ch = make(chan string, 1)
-}
-
-// base's getter is promoted to wrapped, which has a field of the same
-// name: read through wrapped, the field would be wrapped's own.
-type base struct {
-	mu   sync.RWMutex
-	list []string
-}
-
-func (b *base) size() int {
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	return len(b.list)
-}
-
-func (b *base) Add(s string) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.list = append(b.list, s)
-}
-
-type wrapped struct {
-	*base
-	list []int
-}
-
-func (w *wrapped) Empty() bool {
-	w.mu.RLock()
-	defer w.mu.RUnlock()
-	return w.size() == 0 // want `w.mu is held for reading here and w.size takes its read lock again`
+func (q *queue) Drop() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	q.items, q.drops = q.items[1:], q.drops+1
 }

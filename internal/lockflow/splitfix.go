@@ -1,0 +1,212 @@
+package lockflow
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// splitLockedFix gives a helper that locks for its whole body a variant
+// for callers that hold the lock, and calls it from the caller that does:
+//
+//	func (s *set) Keys() []string {
+//		s.mu.RLock()
+//		defer s.mu.RUnlock()
+//		... the body
+//	}
+//
+// becomes
+//
+//	func (s *set) Keys() []string {
+//		s.mu.RLock()
+//		defer s.mu.RUnlock()
+//		return s.keysLocked()
+//	}
+//
+//	// keysLocked is Keys for callers that hold s.mu.
+//	func (s *set) keysLocked() []string {
+//		... the body
+//	}
+//
+// and s.Keys() under s.mu becomes s.keysLocked(). The helper does what it
+// did, with its body one call deeper; the caller runs the body under the
+// lock it holds, which is where the helper ran it. It is offered where
+// the helper is this package's, not a generic function, names its
+// receiver and parameters, takes the lock first and defers its release
+// second, and does nothing else with that lock; where the caller holds
+// the lock for writing or the helper only reads (a body that writes must
+// not run under a read lock); and where the variant's name is free.
+// Every caller of the helper under the lock gets the same edits of the
+// helper, which apply once.
+func splitLockedFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.SuggestedFix, bool) {
+	none := analysis.SuggestedFix{}
+	if r.Runner != RunnerNone || len(r.Via) > 0 || !r.Taken.IsValid() || r.HeldMode == Read && r.TakenMode == Write {
+		return none, false
+	}
+	call := src.CallAt(r.Call)
+	if call == nil {
+		return none, false
+	}
+	var name *ast.Ident
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		name = fun.Sel
+	case *ast.Ident:
+		name = fun
+	default:
+		return none, false
+	}
+	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() != pass.Pkg || fn.Name() != name.Name {
+		return none, false
+	}
+	decl := enclosingFuncDecl(src, r.Taken)
+	if decl == nil || decl.Name.Pos() != fn.Pos() || decl.Body == nil || decl.Type.TypeParams != nil || len(decl.Body.List) < 3 {
+		return none, false
+	}
+	// The lock first, its deferred release second.
+	lock, ok := decl.Body.List[0].(*ast.ExprStmt)
+	if !ok {
+		return none, false
+	}
+	lockCall, ok := lock.X.(*ast.CallExpr)
+	if !ok || lockCall.Lparen != r.Taken {
+		return none, false
+	}
+	lockSel, ok := ast.Unparen(lockCall.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return none, false
+	}
+	recv := types.ExprString(lockSel.X)
+	release, ok := decl.Body.List[1].(*ast.DeferStmt)
+	if !ok || !isReleaseOf(release.Call, recv) {
+		return none, false
+	}
+	// The body does nothing else with the lock.
+	rest := decl.Body.List[2:]
+	for _, st := range rest {
+		touches := false
+		ast.Inspect(st, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && types.ExprString(sel.X) == recv {
+				switch sel.Sel.Name {
+				case "Lock", "Unlock", "RLock", "RUnlock", "TryLock", "TryRLock", "RLocker":
+					touches = true
+				}
+			}
+			return !touches
+		})
+		if touches {
+			return none, false
+		}
+	}
+	// The variant is called with the helper's own names.
+	var args []string
+	variadic := false
+	for _, field := range decl.Type.Params.List {
+		if len(field.Names) == 0 {
+			return none, false
+		}
+		for _, n := range field.Names {
+			if n.Name == "_" {
+				return none, false
+			}
+			args = append(args, n.Name)
+		}
+		_, variadic = field.Type.(*ast.Ellipsis)
+	}
+	if variadic {
+		args[len(args)-1] += "..."
+	}
+	variant := lowerFirst(fn.Name()) + "Locked"
+	callee := variant
+	recvText := ""
+	if decl.Recv != nil {
+		if len(decl.Recv.List) != 1 || len(decl.Recv.List[0].Names) != 1 || decl.Recv.List[0].Names[0].Name == "_" {
+			return none, false
+		}
+		sig := fn.Type().(*types.Signature)
+		if obj, _, _ := types.LookupFieldOrMethod(sig.Recv().Type(), true, pass.Pkg, variant); obj != nil {
+			return none, false
+		}
+		// Nor may the call's receiver have the name (a method or field of
+		// an outer type the helper is promoted to).
+		if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); !ok {
+			return none, false
+		} else if t := pass.TypesInfo.TypeOf(sel.X); t == nil {
+			return none, false
+		} else if obj, _, _ := types.LookupFieldOrMethod(t, true, pass.Pkg, variant); obj != nil {
+			return none, false
+		}
+		callee = decl.Recv.List[0].Names[0].Name + "." + variant
+		if recvText = text(pass, decl.Recv.Pos(), decl.Recv.End()); recvText == "" {
+			return none, false
+		}
+		recvText += " "
+	} else if pass.Pkg.Scope().Lookup(variant) != nil {
+		return none, false
+	} else if scope := pass.Pkg.Scope().Innermost(call.Pos()); scope == nil {
+		return none, false
+	} else if _, obj := scope.LookupParent(variant, call.Pos()); obj != nil {
+		return none, false // a local of the caller has the name
+	}
+	// The text cut from the files must be what the compiler saw (not so
+	// in a file cgo rewrote).
+	whole := text(pass, decl.Pos(), decl.End())
+	f, err := parser.ParseFile(token.NewFileSet(), "", "package p\n"+whole, 0)
+	if err != nil || len(f.Decls) != 1 || text(pass, name.Pos(), name.End()) != name.Name {
+		return none, false
+	}
+	if d, ok := f.Decls[0].(*ast.FuncDecl); !ok || d.Name.Name != fn.Name() || d.Body == nil || len(d.Body.List) != len(decl.Body.List) {
+		return none, false
+	}
+	sigText := text(pass, decl.Type.Params.Pos(), decl.Type.End())
+	body := text(pass, release.End(), decl.Body.Rbrace)
+	if sigText == "" || body == "" {
+		return none, false
+	}
+	forward := fmt.Sprintf("%s(%s)", callee, strings.Join(args, ", "))
+	if decl.Type.Results != nil && len(decl.Type.Results.List) > 0 {
+		forward = "return " + forward
+	}
+	lockName := recv
+	doc := fmt.Sprintf("\n\n// %s is %s for callers that hold %s.\nfunc %s%s%s {%s}", variant, fn.Name(), lockName, recvText, variant, sigText, body)
+	return analysis.SuggestedFix{
+		Message: fmt.Sprintf("call %s, a variant of %s for callers that hold the lock", variant, fn.Name()),
+		TextEdits: []analysis.TextEdit{
+			{Pos: release.End(), End: decl.Body.Rbrace, NewText: []byte("\n\t" + forward + "\n")},
+			{Pos: decl.End(), End: decl.End(), NewText: []byte(doc)},
+			{Pos: name.Pos(), End: name.End(), NewText: []byte(variant)},
+		},
+	}, true
+}
+
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
+}
+
+// text returns the source text from pos to end, or "" where it cannot be
+// read as the compiler saw it.
+func text(pass *analysis.Pass, pos, end token.Pos) string {
+	tf := pass.Fset.File(pos)
+	if tf == nil || pass.Fset.File(end) != tf {
+		return ""
+	}
+	content, err := pass.ReadFile(tf.Name())
+	if err != nil {
+		return ""
+	}
+	start, stop := tf.Offset(pos), tf.Offset(end)
+	if start < 0 || stop > len(content) || start > stop {
+		return ""
+	}
+	return string(content[start:stop])
+}

@@ -123,7 +123,11 @@
 // both of its sides whenever the operation succeeds.
 //
 // Memoising a plain value (a number, a string) computed from the key is not
-// reported: two racing callers store the same thing. Nor is memoising a
+// reported: two racing callers store the same thing. A plain value the
+// caller hands in (a desk's holder, stored under the desk after the
+// desk was found free) is a claim, not a memo, and is reported: two
+// callers both find the entry missing, both store, and both go on as if
+// the entry were theirs. Nor is memoising a
 // record (plain fields, and pointers and slices of them; no map, channel,
 // lock or function; a generated protocol buffer message counts, its
 // runtime bookkeeping is not data) loaded through an interface or from
@@ -211,7 +215,13 @@
 // expression in place of the call, the call's receiver and operands put
 // for the helper's, where that means the same (the helper is this
 // package's, the expression and the operands call nothing but len or cap,
-// no other name in it is shadowed at the call). Neither is reported in a method nothing can run (staleguard's
+// no other name in it is shadowed at the call); where the helper locks
+// for its whole body (the lock, its deferred release, then anything that
+// leaves the lock alone), the fix moves the body to a variant for callers
+// that hold the lock (Keys keeps its lock and returns s.keysLocked(); the
+// caller calls keysLocked), unless the caller holds a read lock and the
+// helper writes, a parameter is unnamed or the variant's name is taken.
+// Neither is reported in a method nothing can run (staleguard's
 // documentation says which).
 //
 // The same holds for the body of a range-over-func loop over an iterator
@@ -257,6 +267,10 @@
 // (started, registered, counted on) would be the racer's entry handed on
 // again, and one not used at all would have the caller go on as if it had
 // stored it.
+// Where the write is a call of a setter that only locks around plain
+// writes (assignments, increments and deletes that call nothing, of its
+// receiver and parameters), these fixes write the setter out at the call:
+// the lock, the re-check, the writes, the unlock.
 // For a double check of the copy, it reads the shared state into
 // the copy again just before the second test (where every name there
 // means what it meant at the copy). Silence a finding with //lockgap:ignore rlockgap <reason>.

@@ -352,7 +352,9 @@
 // function with its own arguments (total locks and returns
 // totalLocked()), the fix calls that function instead; where it only
 // locks around one expression (return r.burst), the fix reads that in
-// place of the call, as in rlockgap. The body of a
+// place of the call; where it locks for its whole body, the fix moves the
+// body to a variant for callers that hold the lock and calls that, as in
+// rlockgap. The body of a
 // range-over-func loop whose iterator holds a mutex at every yield, or a
 // function handed to a method that calls it with the mutex held (a Range
 // or ForEach), that takes the mutex again is reported likewise (see
@@ -362,7 +364,10 @@
 // by an early return (after the first section, or inside it, releasing
 // the lock), staleguard inserts the same test and return at the top of
 // the second section; where it cannot, a map store that fills a miss
-// keeps the entry a racer stored, as in rlockgap. A sync.Map Store that fills a miss becomes
+// keeps the entry a racer stored, as in rlockgap. Where the second
+// section is a call of a setter that only locks around plain writes, the
+// fix writes it out at the call with the test first (see rlockgap).
+// A sync.Map Store that fills a miss becomes
 // a LoadOrStore that keeps the entry a racer stored first, when the value
 // stored is a local variable that can take the winner:
 //

@@ -41,8 +41,8 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 	if call == nil || call.Ellipsis.IsValid() {
 		return none, false
 	}
-	decl := enclosingFuncDecl(src, r.Taken)
-	if decl == nil || decl.Body == nil || decl.Type.TypeParams != nil || len(decl.Body.List) != 3 {
+	decl, _, _, ok := lockingDecl(src, r)
+	if !ok || decl.Type.TypeParams != nil || len(decl.Body.List) != 3 {
 		return none, false
 	}
 	fn, ok := pass.TypesInfo.Defs[decl.Name].(*types.Func)
@@ -54,22 +54,6 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 		return none, false
 	}
 	// The body: the lock at Taken, its deferred release, one return.
-	lock, ok := decl.Body.List[0].(*ast.ExprStmt)
-	if !ok {
-		return none, false
-	}
-	lockCall, ok := lock.X.(*ast.CallExpr)
-	if !ok || lockCall.Lparen != r.Taken {
-		return none, false
-	}
-	lockSel, ok := ast.Unparen(lockCall.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return none, false // a lock method value called
-	}
-	release, ok := decl.Body.List[1].(*ast.DeferStmt)
-	if !ok || !isReleaseOf(release.Call, types.ExprString(lockSel.X)) {
-		return none, false
-	}
 	ret, ok := decl.Body.List[2].(*ast.ReturnStmt)
 	if !ok || len(ret.Results) != 1 || hasEffect(ret.Results[0]) {
 		return none, false

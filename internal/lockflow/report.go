@@ -438,13 +438,7 @@ func lockedVariantFix(src *Source, r Reentry) (analysis.SuggestedFix, bool) {
 	if c == nil {
 		return analysis.SuggestedFix{}, false
 	}
-	var name *ast.Ident
-	switch fun := ast.Unparen(c.Fun).(type) {
-	case *ast.SelectorExpr:
-		name = fun.Sel
-	case *ast.Ident:
-		name = fun
-	}
+	name := calleeName(c)
 	if name == nil {
 		return analysis.SuggestedFix{}, false
 	}

@@ -55,39 +55,13 @@ func splitLockedFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugge
 	if call == nil {
 		return none, false
 	}
-	var name *ast.Ident
-	switch fun := ast.Unparen(call.Fun).(type) {
-	case *ast.SelectorExpr:
-		name = fun.Sel
-	case *ast.Ident:
-		name = fun
-	default:
-		return none, false
-	}
+	name := calleeName(call)
 	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
-	if !ok || fn.Pkg() != pass.Pkg || fn.Name() != name.Name {
+	if name == nil || !ok || fn.Pkg() != pass.Pkg || fn.Name() != name.Name {
 		return none, false
 	}
-	decl := enclosingFuncDecl(src, r.Taken)
-	if decl == nil || decl.Name.Pos() != fn.Pos() || decl.Body == nil || decl.Type.TypeParams != nil || len(decl.Body.List) < 3 {
-		return none, false
-	}
-	// The lock first, its deferred release second.
-	lock, ok := decl.Body.List[0].(*ast.ExprStmt)
-	if !ok {
-		return none, false
-	}
-	lockCall, ok := lock.X.(*ast.CallExpr)
-	if !ok || lockCall.Lparen != r.Taken {
-		return none, false
-	}
-	lockSel, ok := ast.Unparen(lockCall.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return none, false
-	}
-	recv := types.ExprString(lockSel.X)
-	release, ok := decl.Body.List[1].(*ast.DeferStmt)
-	if !ok || !isReleaseOf(release.Call, recv) {
+	decl, recv, release, ok := lockingDecl(src, r)
+	if !ok || decl.Name.Pos() != fn.Pos() || decl.Type.TypeParams != nil || len(decl.Body.List) < 3 {
 		return none, false
 	}
 	// The body does nothing else with the lock.
@@ -209,4 +183,44 @@ func text(pass *analysis.Pass, pos, end token.Pos) string {
 		return ""
 	}
 	return string(content[start:stop])
+}
+
+// calleeName returns the name a call is made by (s.Keys, keys), or nil.
+func calleeName(call *ast.CallExpr) *ast.Ident {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.SelectorExpr:
+		return fun.Sel
+	case *ast.Ident:
+		return fun
+	}
+	return nil
+}
+
+// lockingDecl returns the declaration of the helper a reentry calls when
+// it opens with the lock the reentry names (at r.Taken) and the deferred
+// release of that lock: the lock as the helper writes it, and the
+// release.
+func lockingDecl(src *Source, r Reentry) (decl *ast.FuncDecl, recv string, release *ast.DeferStmt, ok bool) {
+	decl = enclosingFuncDecl(src, r.Taken)
+	if decl == nil || decl.Body == nil || len(decl.Body.List) < 2 {
+		return nil, "", nil, false
+	}
+	lock, ok := decl.Body.List[0].(*ast.ExprStmt)
+	if !ok {
+		return nil, "", nil, false
+	}
+	lockCall, ok := lock.X.(*ast.CallExpr)
+	if !ok || lockCall.Lparen != r.Taken {
+		return nil, "", nil, false
+	}
+	lockSel, ok := ast.Unparen(lockCall.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, "", nil, false // a lock method value called
+	}
+	recv = types.ExprString(lockSel.X)
+	release, ok = decl.Body.List[1].(*ast.DeferStmt)
+	if !ok || !isReleaseOf(release.Call, recv) {
+		return nil, "", nil, false
+	}
+	return decl, recv, release, true
 }

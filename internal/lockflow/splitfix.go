@@ -43,7 +43,8 @@ import (
 // receiver and parameters, takes the lock first and defers its release
 // second, and does nothing else with that lock; where the caller holds
 // the lock for writing or the helper only reads (a body that writes must
-// not run under a read lock); and where the variant's name is free.
+// not run under a read lock); where the variant's name is free; and not
+// in a generated file.
 // Every caller of the helper under the lock gets the same edits of the
 // helper, which apply once.
 func splitLockedFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.SuggestedFix, bool) {
@@ -62,6 +63,12 @@ func splitLockedFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugge
 	}
 	decl, recv, release, ok := lockingDecl(src, r)
 	if !ok || decl.Name.Pos() != fn.Pos() || decl.Type.TypeParams != nil || len(decl.Body.List) < 3 {
+		return none, false
+	}
+	// Generated code is not edited: it would be generated again.
+	if path := src.Enclosing(decl.Pos()); len(path) == 0 {
+		return none, false
+	} else if f, ok := path[len(path)-1].(*ast.File); !ok || ast.IsGenerated(f) {
 		return none, false
 	}
 	// The body does nothing else with the lock.

@@ -88,3 +88,10 @@ func (q *queue) Drop() {
 	defer q.mu.Unlock()
 	q.items, q.drops = q.items[1:], q.drops+1
 }
+
+// Tail calls a helper in a generated file, which a fix does not edit.
+func (q *queue) Tail() string {
+	q.mu.RLock()
+	defer q.mu.RUnlock()
+	return q.last() // want `q.mu is held for reading here and q.last takes its read lock again`
+}

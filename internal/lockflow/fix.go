@@ -604,6 +604,9 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 			stmt = es
 		}
 	}
+	if g.Claim {
+		return claimLoadOrStoreFix(pass, src, g, stmt, sel.X, call)
+	}
 	body, _ := innermostBody(path)
 	id, ok := call.Args[1].(*ast.Ident)
 	if stmt == nil || !ok || id.Name == "actual" || id.Name == "loaded" {
@@ -647,6 +650,58 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		Message:   "store with LoadOrStore and keep the entry found",
 		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.End(), NewText: []byte(text)}},
 	}, true
+}
+
+// claimLoadOrStoreFix is loadOrStoreFix for a claim (Gap.Claim): the
+// caller stores what it was handed, so the entry a racer stored is not
+// one to go on with; where the Load found one, the caller left. The Store
+// becomes a LoadOrStore that leaves the same way when it finds an entry:
+//
+//	if _, loaded := d.holder.LoadOrStore(desk, person); loaded {
+//		return errTaken
+//	}
+//
+// offered where that way out is a return of constants, nil or package
+// names alone (what it returns means the same at the Store).
+func claimLoadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap, stmt *ast.ExprStmt, m ast.Expr, call *ast.CallExpr) (analysis.SuggestedFix, bool) {
+	hit := hitReturn(src, g)
+	if stmt == nil || hit == nil || hasCall(call.Args[0], true) || hasCall(call.Args[1], true) {
+		return analysis.SuggestedFix{}, false
+	}
+	for _, r := range hit.Results {
+		if !constantOrNil(pass, r) && !packageName(pass, r) {
+			return analysis.SuggestedFix{}, false
+		}
+	}
+	if len(hit.Results) == 0 && namedResults(src, stmt) {
+		return analysis.SuggestedFix{}, false // a bare return of results set on the way
+	}
+	indent := indentation(pass, stmt.Pos())
+	text := fmt.Sprintf("if _, loaded := %s.LoadOrStore(%s, %s); loaded {\n%s\t%s\n%s}",
+		render(pass, m), render(pass, call.Args[0]), render(pass, call.Args[1]), indent, render(pass, hit), indent)
+	return analysis.SuggestedFix{
+		Message:   "store with LoadOrStore, and leave as the lookup does when an entry is there",
+		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.End(), NewText: []byte(text)}},
+	}, true
+}
+
+// packageName reports whether e names a package-level variable or
+// constant (errTaken, io.EOF).
+func packageName(pass *analysis.Pass, e ast.Expr) bool {
+	var id *ast.Ident
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		id = x
+	case *ast.SelectorExpr:
+		if _, ok := pass.TypesInfo.Uses[rootIdent(x.X)].(*types.PkgName); !ok {
+			return false
+		}
+		id = x.Sel
+	default:
+		return false
+	}
+	obj := pass.TypesInfo.Uses[id]
+	return obj != nil && obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope()
 }
 
 // loadOrStoreOf finds, for a call recv.Store(k, v), the LoadOrStore
@@ -743,7 +798,7 @@ func TypeInFile(pass *analysis.Pass, file *ast.File, t types.Type) (string, bool
 // after the fix, be the racer's entry handed on a second time, or the
 // caller's own work lost; no fix then.
 func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
-	if g.Kind != LazyInit || g.Removal || g.OrStale || !g.MissOnly || g.Emptiness || g.BHelper || g.Picked || !g.Write.IsValid() {
+	if g.Kind != LazyInit || g.Claim || g.Removal || g.OrStale || !g.MissOnly || g.Emptiness || g.BHelper || g.Picked || !g.Write.IsValid() {
 		return analysis.SuggestedFix{}, false
 	}
 	var store *ast.AssignStmt

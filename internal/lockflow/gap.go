@@ -619,6 +619,17 @@ func (fs *funcState) claimValue(w *writeSite) bool {
 	switch x := w.instr.(type) {
 	case *ssa.MapUpdate:
 		key = x.Key
+	case *ssa.Call:
+		// A sync.Map's Store(key, value).
+		callee := x.Call.StaticCallee()
+		if callee == nil {
+			return false
+		}
+		f, ok := callee.Object().(*types.Func)
+		if !ok || syncMapSummary(f) == nil || f.Name() != "Store" || len(x.Call.Args) != 3 {
+			return false
+		}
+		key = x.Call.Args[1]
 	default:
 		return false
 	}
@@ -653,6 +664,8 @@ func directArguments(v ssa.Value) func(yield func(ssa.Value) bool) {
 			case *ssa.Parameter, *ssa.FreeVar:
 				return yield(v)
 			case *ssa.Convert:
+				return walk(x.X)
+			case *ssa.MakeInterface:
 				return walk(x.X)
 			case *ssa.ChangeType:
 				return walk(x.X)

@@ -205,6 +205,8 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 	switch {
 	case g.Kind == LazyInit && g.Removal:
 		msg = fmt.Sprintf("%s removes what %s found missing or stale, but another goroutine may have stored an entry since and this removes it; remove only the entry seen, with %s.CompareAndDelete%s", write, read, m, absent)
+	case g.Kind == LazyInit && g.Claim:
+		msg = fmt.Sprintf("%s stores what %s found %s, but another goroutine may have claimed the entry since; this replaces what it stored, and both go on as if the entry were theirs; use %s.LoadOrStore%s and give up when it finds an entry", write, read, missing(g), m, absent)
 	case g.Kind == LazyInit:
 		msg = fmt.Sprintf("%s stores what %s found %s, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore%s and keep the value it returns", write, read, missing(g), m, absent)
 	case g.Kind == LostUpdate && uncomparable != nil:

@@ -114,3 +114,26 @@ func (l *Leases) Take(name, holder string) bool {
 	l.byName[name] = ls
 	return true
 }
+
+// Holders.Take records the caller's name and answers with it: a claim.
+// Keeping a racer's entry would answer with the racer's name and true,
+// a conflict reported as success, so no fix.
+type Holders struct {
+	mu       sync.RWMutex
+	byDoor   map[string]string
+	refusals atomic.Int64
+}
+
+func (h *Holders) Take(door, who string) (string, bool) {
+	h.mu.RLock()
+	_, held := h.byDoor[door]
+	h.mu.RUnlock()
+	if held {
+		h.refusals.Add(1)
+		return "", false
+	}
+	h.mu.Lock() // want `h.mu is locked again for writing after RUnlock: h.byDoor\[door\] was missing under the read lock, but another goroutine may have claimed it`
+	defer h.mu.Unlock()
+	h.byDoor[door] = who
+	return who, true
+}

@@ -140,3 +140,18 @@ func (l *Logged) Set(k, v string) {
 	}
 	l.last.Store(k, v)
 }
+
+// Slugs memoises a string worked out from the key alone: racers store
+// equal strings. Silent.
+type Slugs struct {
+	byTitle sync.Map
+}
+
+func (s *Slugs) Slug(title string) string {
+	if v, ok := s.byTitle.Load(title); ok {
+		return v.(string)
+	}
+	slug := title + "-" + title
+	s.byTitle.Store(title, slug)
+	return slug
+}

@@ -94,6 +94,8 @@
 // not handed back) are not reported; a channel or map made there is not
 // the same thing as a racer's (its waiters, or the entries added to it,
 // are lost with it), so "it is not open yet, so make the channel" is.
+// Nor is a plain value (a number, a string) computed from the key; one
+// the caller hands in (a holder's name) is a claim, and is reported.
 // Maps of per-key mutexes,
 // or of entries their users lock, are mutexmapdelete's.
 //
@@ -373,6 +375,15 @@
 //
 //	if actual, loaded := p.compiled.LoadOrStore(expr, re); loaded {
 //		re = actual.(*regexp.Regexp)
+//	}
+//
+// A Store of what the caller was handed (a guest's name under a room the
+// Load found free) is a claim, not a fill: the racer's entry is not one
+// to go on with, so the LoadOrStore leaves as the Load's hit does, where
+// that returns constants, nil or package names:
+//
+//	if _, loaded := r.booker.LoadOrStore(room, guest); loaded {
+//		return errBooked
 //	}
 //
 // A double check that tests, in the second section, the local the first

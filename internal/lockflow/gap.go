@@ -649,8 +649,9 @@ func (fs *funcState) claimValue(w *writeSite) bool {
 	return false
 }
 
-// directArguments yields the parameters and captured variables v is
-// computed from by conversions and arithmetic alone.
+// directArguments yields the parameters v is computed from by
+// conversions and arithmetic alone. A captured variable is not one: a
+// closure's may hold what its function computed from the key.
 func directArguments(v ssa.Value) func(yield func(ssa.Value) bool) {
 	return func(yield func(ssa.Value) bool) {
 		seen := map[ssa.Value]bool{}
@@ -661,7 +662,7 @@ func directArguments(v ssa.Value) func(yield func(ssa.Value) bool) {
 			}
 			seen[v] = true
 			switch x := v.(type) {
-			case *ssa.Parameter, *ssa.FreeVar:
+			case *ssa.Parameter:
 				return yield(v)
 			case *ssa.Convert:
 				return walk(x.X)

@@ -149,7 +149,13 @@ func splitLockedFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugge
 		return none, false
 	}
 	sigText := text(pass, decl.Type.Params.Pos(), decl.Type.End())
-	body := text(pass, release.End(), decl.Body.Rbrace)
+	// The body is cut from the end of the release's line: a comment
+	// there stays with it.
+	cut := lineEnd(pass, release.End())
+	if cut >= decl.Body.List[2].Pos() || cut >= decl.Body.Rbrace {
+		return none, false
+	}
+	body := text(pass, cut, decl.Body.Rbrace)
 	if sigText == "" || body == "" {
 		return none, false
 	}
@@ -162,7 +168,7 @@ func splitLockedFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugge
 	return analysis.SuggestedFix{
 		Message: fmt.Sprintf("call %s, a variant of %s for callers that hold the lock", variant, fn.Name()),
 		TextEdits: []analysis.TextEdit{
-			{Pos: release.End(), End: decl.Body.Rbrace, NewText: []byte("\n\t" + forward + "\n")},
+			{Pos: cut, End: decl.Body.Rbrace, NewText: []byte("\n\t" + forward + "\n")},
 			{Pos: decl.End(), End: decl.End(), NewText: []byte(doc)},
 			{Pos: name.Pos(), End: name.End(), NewText: []byte(variant)},
 		},

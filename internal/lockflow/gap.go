@@ -563,7 +563,7 @@ func (fs *funcState) evaluate(ri int, a heldLock, w *writeSite, h heldLock, data
 				return nil
 			}
 			if w.stored != nil && plainType(w.stored.Type()) && !fs.lockedReads(fs.taint[w.stored]) && !drawn(w.stored) {
-				if !fs.claimValue(w) {
+				if !fs.claimValue(w) || fs.accumulates(ri, w) {
 					return nil // a memo of a plain value: both racers store the same thing
 				}
 				// What the caller hands in is its own claim: no rule
@@ -645,6 +645,20 @@ func (fs *funcState) claimValue(w *writeSite) bool {
 			continue // the receiver's own state: read under the lock, not handed in
 		}
 		return true
+	}
+	return false
+}
+
+// accumulates reports whether, where the stale read ri finds the entry w
+// fills, the function stores there a value derived from what it found (a
+// counter's first value on a miss, the sum on a hit): the first store is
+// the accumulator's start, whose race the derived store's finding names.
+func (fs *funcState) accumulates(ri int, w *writeSite) bool {
+	for i := range fs.writes {
+		o := &fs.writes[i]
+		if o.instr != w.instr && o.loc.key() == w.loc.key() && o.stored != nil && fs.taint[o.stored].has(ri) {
+			return true
+		}
 	}
 	return false
 }

@@ -155,3 +155,18 @@ func (s *Slugs) Slug(title string) string {
 	s.byTitle.Store(title, slug)
 	return slug
 }
+
+// Tallies starts a count with the caller's amount on a miss and adds it
+// on a hit: one race, reported once, on the sum (whose advice covers the
+// first value); the start is not also a claim.
+type Tallies struct {
+	byName sync.Map
+}
+
+func (t *Tallies) Add(name string, n int64) {
+	if v, ok := t.byName.Load(name); !ok {
+		t.byName.Store(name, n)
+	} else {
+		t.byName.Store(name, v.(int64)+n) // want `t.byName.Store writes a value derived from t.byName.Load`
+	}
+}

@@ -621,12 +621,7 @@ func (fs *funcState) claimValue(w *writeSite) bool {
 		key = x.Key
 	case *ssa.Call:
 		// A sync.Map's Store(key, value).
-		callee := x.Call.StaticCallee()
-		if callee == nil {
-			return false
-		}
-		f, ok := callee.Object().(*types.Func)
-		if !ok || syncMapSummary(f) == nil || f.Name() != "Store" || len(x.Call.Args) != 3 {
+		if !isSyncMapCall(x) || x.Call.StaticCallee().Name() != "Store" || len(x.Call.Args) != 3 {
 			return false
 		}
 		key = x.Call.Args[1]

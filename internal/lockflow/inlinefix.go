@@ -522,7 +522,7 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 			if !ok || len(c.Args) != 2 {
 				return none, false
 			}
-			if b, ok := pass.TypesInfo.Uses[astIdent(c.Fun)].(*types.Builtin); !ok || b.Name() != "delete" {
+			if b, ok := typeutil.Callee(pass.TypesInfo, c).(*types.Builtin); !ok || b.Name() != "delete" {
 				return none, false
 			}
 			w = write{"delete(%s, %s)", c.Args}
@@ -555,12 +555,6 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 		setter.body = append(setter.body, fmt.Sprintf(w.format, args...))
 	}
 	return setter, true
-}
-
-// astIdent returns e as an identifier, or nil.
-func astIdent(e ast.Expr) *ast.Ident {
-	id, _ := ast.Unparen(e).(*ast.Ident)
-	return id
 }
 
 // fix is the fix replacing the setter's call by its body, with recheck

@@ -78,7 +78,9 @@ const (
 
 // noteReentry records call as a Reentry when it is one.
 func (fs *funcState) noteReentry(call *ssa.Call, cs *callSite, s lockState) {
-	callee := call.Call.StaticCallee()
+	// Without InstantiateGenerics an instance has no body; its origin
+	// takes the same locks of the same parameters.
+	callee := origin(call.Call.StaticCallee())
 	if callee == nil || callee.Pkg != fs.fn.Pkg || len(callee.Blocks) == 0 || len(s) == 0 {
 		return
 	}
@@ -229,7 +231,7 @@ func (fs *funcState) releasesElsewhere() bool {
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case ssa.CallInstruction:
-				if callee := x.Common().StaticCallee(); callee != nil && callee.Pkg == fs.fn.Pkg && unlocksCallersLock(callee) {
+				if callee := origin(x.Common().StaticCallee()); callee != nil && callee.Pkg == fs.fn.Pkg && unlocksCallersLock(callee) {
 					found = true
 				}
 			case *ssa.MakeClosure:
@@ -324,7 +326,7 @@ func (e *engine) lockedVariant(fn *ssa.Function) *ssa.Function {
 	if inner == nil || inner.Call.IsInvoke() {
 		return nil
 	}
-	g := inner.Call.StaticCallee()
+	g := origin(inner.Call.StaticCallee())
 	if g == nil || g == fn || g.Pkg != fn.Pkg || g.Parent() != nil || len(g.Blocks) == 0 ||
 		len(inner.Call.Args) != len(fn.Params) || g.Signature.Recv() == nil != (fn.Signature.Recv() == nil) {
 		return nil

@@ -288,6 +288,11 @@ func runInProcess(o *driverOptions) (*inProcessResult, error) {
 	if err != nil {
 		return nil, errors.Join(errNotInProcess, err)
 	}
+	// A relative pattern run in GOROOT/src (./net/http) names standard
+	// packages too: their test variants have no export data to read.
+	if slices.ContainsFunc(pkgs, func(p *listedPackage) bool { return !p.DepOnly && p.Standard }) {
+		return nil, errNotInProcess
+	}
 	res := &inProcessResult{roots: map[string]bool{}, modules: map[string]string{}}
 	for _, p := range pkgs {
 		if !p.DepOnly && p.ForTest == "" && fromSource(p) {

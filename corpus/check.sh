@@ -21,6 +21,12 @@
 # findings (what is gone or reworded). A package analysed without the
 # rest of its module can report more than in the full run, so its +
 # lines are not news, and -update is refused in that scope.
+# CORPUS_SCOPE=grep runs only the packages with a .go file matching the
+# extended regular expression CORPUS_GREP (not testdata, vendor or std's
+# cmd), and compares only the reviewed rows of those packages: a quick
+# look for what a recall rule adds where its shape can occur (generic
+# receivers: CORPUS_GREP='^func \([a-z]+ \*?[A-Za-z]+\['). Modules with
+# no such package are skipped; -update is refused.
 # The findings that carry a suggested fix are kept in the same form in
 # fixes.tsv beside current.tsv (in CORPUS_STATE when set): classes.py
 # -fixes FILE says how many true and false findings have one.
@@ -38,9 +44,10 @@ esac
 scope=${CORPUS_SCOPE:-modules}
 case $scope in
 modules | held) ;;
-*) echo "CORPUS_SCOPE is modules (the default) or held, not $scope" >&2; exit 2 ;;
+grep) [ -n "${CORPUS_GREP:-}" ] || { echo "CORPUS_SCOPE=grep needs CORPUS_GREP, a regular expression" >&2; exit 2; } ;;
+*) echo "CORPUS_SCOPE is modules (the default), held or grep, not $scope" >&2; exit 2 ;;
 esac
-if $update && [ "$scope" = held ]; then
+if $update && [ "$scope" != modules ]; then
 	echo "-update needs whole modules (CORPUS_SCOPE=modules)" >&2
 	exit 2
 fi
@@ -104,7 +111,7 @@ $status || go build -o "$work/lockgap" "$repo/cmd/lockgap"
 state=${CORPUS_STATE:-$work}
 mkdir -p "$state"
 [ -n "${CORPUS_STATE:-}" ] || : >"$state/current.tsv" >"$state/fixes.tsv"
-touch "$state/current.tsv"
+touch "$state/current.tsv" "$state/scanned"
 ran=()
 for spec in "${mods[@]}"; do
 	if grep -qxF "$spec" "$state/done" 2>/dev/null; then
@@ -130,6 +137,15 @@ for spec in "${mods[@]}"; do
 			echo "== $label: no findings held, skipped" >&2
 			continue
 		fi
+	elif [ "$scope" = grep ]; then
+		mapfile -t pkgs < <(cd "$dir" && grep -rlE --include='*.go' -- "$CORPUS_GREP" . 2>/dev/null |
+			grep -vE '(^|/)(testdata|vendor)/|^\./cmd/|/[._]' | sed 's|/[^/]*$||' | sort -u)
+		if [ ${#pkgs[@]} -eq 0 ]; then
+			echo "$spec" >>"$state/done"
+			echo "== $label: no package matches, skipped" >&2
+			continue
+		fi
+		printf "$label\t%s\n" "${pkgs[@]}" >>"$state/scanned"
 	fi
 	echo "== $label" >&2
 	ran+=("$spec")
@@ -188,9 +204,10 @@ PY
 	[ ! -f "$work/panicked" ] || cp "$work/panicked" "$state/panicked"
 	echo "$spec" >>"$state/done"
 done
-python3 - "$here/findings.tsv" "$state/current.tsv" "$update" "${ran[*]:-}" <<'PY'
-import sys
+python3 - "$here/findings.tsv" "$state/current.tsv" "$update" "${ran[*]:-}" "$scope" "$state/scanned" <<'PY'
+import os, sys
 golden_path, current_path, update, mods = sys.argv[1], sys.argv[2], sys.argv[3] == "true", sys.argv[4].split()
+by_grep, scanned_path = sys.argv[5] == "grep", sys.argv[6]
 def key(cols): return tuple(cols[:5])
 golden = {}
 try:
@@ -204,6 +221,12 @@ except FileNotFoundError:
 current = [tuple(l.rstrip("\n").split("\t")) for l in open(current_path) if l.strip()]
 ran = {m.split("@")[0] for m in mods}
 scope = {k: v for k, v in golden.items() if k[0].split("@")[0] in ran}
+if by_grep:
+    # Only the packages that matched were run: the other rows of their
+    # modules are not gone.
+    scanned = {tuple(l.rstrip("\n").split("\t")) for l in open(scanned_path) if l.strip()}
+    def folder(k): return "./" + (os.path.dirname(k[1]) or ".")
+    scope = {k: v for k, v in scope.items() if (k[0], folder(k)) in scanned}
 cur = {key(c): c for c in current}
 added = [c for k, c in cur.items() if k not in golden]
 removed = [v for k, v in scope.items() if k not in cur]

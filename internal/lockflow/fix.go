@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/printer"
 	"go/token"
 	"go/types"
@@ -29,7 +30,9 @@ import (
 //	if v, ok := m[k]; ok { mu.Unlock(); return v }
 //
 // The same text re-checks a guard ("n := len(q.items)" tested by
-// "if n >= q.max { return false }"). It is offered only when it is sure to
+// "if n >= q.max { return false }"), and a value a getter returned
+// ("e := c.lookup(k)"), with the getter written out (getterAt). It is
+// offered only when it is sure to
 // compile and to move no call under the lock: the read and the early return
 // are siblings of the Lock in one block, the read calls nothing but len or
 // cap, and the return calls nothing unless the lock is released before it.
@@ -46,7 +49,17 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 		return analysis.SuggestedFix{}, false
 	}
 	assign, block := src.assignmentOf(read)
-	if assign == nil || block == nil || hasCall(assign.Rhs[0], true) {
+	if assign == nil || block == nil {
+		return analysis.SuggestedFix{}, false
+	}
+	// The value looked up, or a getter's result (written out).
+	var getter inlinedGetter
+	ok := true
+	if !hasCall(assign.Rhs[0], true) {
+		getter.expr = render(pass, assign.Rhs[0])
+	} else if call := src.CallAt(g.AOpen); !g.AHelper || call == nil || ast.Unparen(assign.Rhs[0]) != ast.Expr(call) {
+		return analysis.SuggestedFix{}, false
+	} else if getter, ok = getterAt(pass, src, call); !ok {
 		return analysis.SuggestedFix{}, false
 	}
 	ai := indexOf(block.List, assign)
@@ -129,6 +142,9 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	if inlined {
 		recv, deferred = setter.lock, false
 	}
+	if getter.lock != "" && getter.lock != recv {
+		return analysis.SuggestedFix{}, false
+	}
 	// Under a deferred unlock the return's operands are evaluated with the
 	// lock held: they must not call anything.
 	if deferred {
@@ -140,7 +156,7 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	}
 	indent := indentation(pass, lockStmt.Pos())
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%sif %s := %s; %s {\n", indent, strings.Join(lhs, ", "), render(pass, assign.Rhs[0]), render(pass, early.Cond))
+	fmt.Fprintf(&b, "\n%sif %s := %s; %s {\n", indent, strings.Join(lhs, ", "), getter.expr, render(pass, early.Cond))
 	if !deferred {
 		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
 	}
@@ -324,6 +340,171 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		b.WriteString(render(pass, test.Init) + "; ")
 	}
 	fmt.Fprintf(&b, "%s {\n", render(pass, test.Cond))
+	if !deferred {
+		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
+	}
+	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, exit), indent)
+	if inlined {
+		return setter.fix(pass, "write under the lock here, and test again there first", b.String()), true
+	}
+	return insertionAfter(pass, insertAfter, "test again under the write lock", b.String()), true
+}
+
+// getterTestFix re-establishes a stale decision taken by calling a getter
+// that locks for itself, tested by an if that leaves:
+//
+//	if s.Len() >= s.limit {
+//		return false
+//	}
+//	... (work outside the lock)
+//	s.mu.Lock()
+//
+// by inserting after the Lock the same test with the getter written out
+// (getterAt) and the same way out, releasing the lock first unless its
+// release is deferred:
+//
+//	if len(s.items) >= s.limit {
+//		s.mu.Unlock()
+//		return false
+//	}
+//
+// Section B may be a setter's call, written out (setterAt). The test has
+// no Init and calls nothing but the getter (len and cap aside); its body
+// is one return, continue or break; the if and B are siblings in one
+// block, with nothing between them declaring or assigning what the test
+// or the way out refer to; the getter takes the lock B takes; under a
+// deferred Unlock the return calls nothing.
+func getterTestFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix, bool) {
+	none := analysis.SuggestedFix{}
+	if !g.AHelper || g.AInPlace || g.BInPlace || (g.Kind != LazyInit && g.Kind != Gated) {
+		return none, false
+	}
+	call := src.CallAt(g.AOpen)
+	if call == nil {
+		return none, false
+	}
+	var test *ast.IfStmt
+	var block *ast.BlockStmt
+	path := src.Enclosing(call.Pos())
+	for i, n := range path {
+		if ifs, ok := n.(*ast.IfStmt); ok {
+			if i+1 < len(path) {
+				block, _ = path[i+1].(*ast.BlockStmt)
+			}
+			test = ifs
+			break
+		}
+	}
+	if test == nil || block == nil || test.Else != nil || len(test.Body.List) != 1 || !tests(test, call) {
+		return none, false
+	}
+	// The getter's value tested, or declared by the Init and tested.
+	var declared []string
+	if test.Init != nil {
+		init, ok := test.Init.(*ast.AssignStmt)
+		if !ok || init.Tok != token.DEFINE || len(init.Rhs) != 1 || ast.Unparen(init.Rhs[0]) != ast.Expr(call) {
+			return none, false
+		}
+		for _, l := range init.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok {
+				return none, false
+			}
+			declared = append(declared, id.Name)
+		}
+	}
+	others := false
+	ast.Inspect(test.Cond, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && c != call && hasCall(c, true) {
+			others = true
+		}
+		return !others && n != ast.Node(call)
+	})
+	if others {
+		return none, false
+	}
+	exit := test.Body.List[0]
+	switch st := exit.(type) {
+	case *ast.ReturnStmt:
+	case *ast.BranchStmt:
+		if st.Tok != token.CONTINUE && st.Tok != token.BREAK {
+			return none, false
+		}
+	default:
+		return none, false
+	}
+	getter, ok := getterAt(pass, src, call)
+	if !ok {
+		return none, false
+	}
+	// B: a Lock, or a setter's call, later in the same block.
+	ti := indexOf(block.List, test)
+	li := -1
+	for i, st := range block.List {
+		if es, ok := st.(*ast.ExprStmt); ok {
+			if c, ok := es.X.(*ast.CallExpr); ok && c.Lparen == g.BOpen {
+				li = i
+			}
+		}
+	}
+	if ti < 0 || li <= ti {
+		return none, false
+	}
+	setter, inlined := setterAt(pass, src, g)
+	recv := src.Receiver(g.BOpen)
+	switch {
+	case inlined:
+		recv = setter.lock
+	case g.BHelper || src.Callee(g.BOpen) != recv+".Lock":
+		return none, false
+	}
+	if recv != getter.lock {
+		return none, false
+	}
+	// What the Init declares is declared again by the copy; the rest
+	// must mean the same there.
+	used := identNames(test.Cond, exit, call)
+	for _, n := range declared {
+		delete(used, n)
+	}
+	for _, st := range block.List[ti+1 : li] {
+		if declares(pass.TypesInfo, st, used) || assigns(st, used) {
+			return none, false
+		}
+	}
+	if declaresCloser(pass, block.List[ti+1:li]) {
+		return none, false
+	}
+	insertAfter, deferred := afterLock(block, li, recv)
+	if inlined {
+		deferred = false
+	}
+	if deferred {
+		ret, ok := exit.(*ast.ReturnStmt)
+		if !ok {
+			return none, false
+		}
+		for _, r := range ret.Results {
+			if hasCall(r, false) {
+				return none, false
+			}
+		}
+	}
+	var cond string
+	if test.Init != nil {
+		cond = strings.Join(declared, ", ") + " := " + getter.expr + "; " + text(pass, test.Cond.Pos(), test.Cond.End())
+		if _, err := parser.ParseExpr(text(pass, test.Cond.Pos(), test.Cond.End())); err != nil {
+			return none, false
+		}
+	} else {
+		cond = text(pass, test.Cond.Pos(), call.Pos()) + getter.expr + text(pass, call.End(), test.Cond.End())
+		if _, err := parser.ParseExpr(cond); err != nil {
+			return none, false
+		}
+	}
+	indent := indentation(pass, block.List[li].Pos())
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n%sif %s {\n", indent, cond)
 	if !deferred {
 		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
 	}

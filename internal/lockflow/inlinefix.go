@@ -41,25 +41,7 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 	if call == nil || call.Ellipsis.IsValid() {
 		return none, false
 	}
-	decl, _, _, ok := lockingDecl(src, r)
-	if !ok || decl.Type.TypeParams != nil || len(decl.Body.List) != 3 {
-		return none, false
-	}
-	fn, ok := pass.TypesInfo.Defs[decl.Name].(*types.Func)
-	if !ok {
-		return none, false
-	}
-	sig := fn.Type().(*types.Signature)
-	if sig.RecvTypeParams() != nil || sig.Variadic() || sig.Results().Len() != 1 {
-		return none, false
-	}
-	// The body: the lock at Taken, its deferred release, one return.
-	ret, ok := decl.Body.List[2].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 || hasEffect(ret.Results[0]) {
-		return none, false
-	}
-	expr := ret.Results[0]
-	if t := pass.TypesInfo.TypeOf(expr); t == nil || !types.Identical(t, sig.Results().At(0).Type()) {
+	if _, _, _, ok := lockingDecl(src, r); !ok {
 		return none, false
 	}
 	// The call: a value used, not a statement, a go or a defer.
@@ -75,22 +57,83 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 			}
 		}
 	}
-	texts, ok := atCall(pass, call, sig, expr)
+	getter, ok := getterAt(pass, src, call)
 	if !ok {
 		return none, false
 	}
-	text := texts[0]
-	if !isPrimary(expr) {
-		text = "(" + text + ")"
-	}
-	// The text was cut from the file by offsets: it must parse.
-	if _, err := parser.ParseExpr(text); err != nil {
+	return analysis.SuggestedFix{
+		Message:   "read " + getter.expr + " under the lock already held",
+		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(getter.expr)}},
+	}, true
+}
+
+// inlinedGetter is a call of a getter that only locks around one
+// expression, written out at the call.
+type inlinedGetter struct {
+	expr string // the expression as it reads at the call, parenthesised unless primary
+	lock string // the lock as the caller writes it
+}
+
+// getterAt returns call written out where it calls such a getter: one
+// declared in this package, not generic, whose body is the lock, its
+// deferred release and the return of one expression that calls nothing
+// (len and cap aside), of the result's type; the call passes operands
+// that call nothing, and every name means at the call what it means in
+// the getter (atCall).
+func getterAt(pass *analysis.Pass, src *Source, call *ast.CallExpr) (inlinedGetter, bool) {
+	none := inlinedGetter{}
+	if call.Ellipsis.IsValid() {
 		return none, false
 	}
-	return analysis.SuggestedFix{
-		Message:   "read " + text + " under the lock already held",
-		TextEdits: []analysis.TextEdit{{Pos: call.Pos(), End: call.End(), NewText: []byte(text)}},
-	}, true
+	fn, ok := typeutil.Callee(pass.TypesInfo, call).(*types.Func)
+	if !ok || fn.Pkg() != pass.Pkg {
+		return none, false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.RecvTypeParams() != nil || sig.TypeParams() != nil || sig.Variadic() || sig.Results().Len() != 1 {
+		return none, false
+	}
+	decl := enclosingFuncDecl(src, fn.Pos())
+	if decl == nil || decl.Name.Pos() != fn.Pos() || decl.Body == nil || len(decl.Body.List) != 3 {
+		return none, false
+	}
+	// The body: the lock, its deferred release, one return.
+	lock, ok := decl.Body.List[0].(*ast.ExprStmt)
+	if !ok {
+		return none, false
+	}
+	lockCall, ok := lock.X.(*ast.CallExpr)
+	if !ok || len(lockCall.Args) != 0 {
+		return none, false
+	}
+	lockSel, ok := ast.Unparen(lockCall.Fun).(*ast.SelectorExpr)
+	if !ok || lockSel.Sel.Name != "Lock" && lockSel.Sel.Name != "RLock" || hasEffect(lockSel.X) {
+		return none, false
+	}
+	if d, ok := decl.Body.List[1].(*ast.DeferStmt); !ok || !isReleaseOf(d.Call, types.ExprString(lockSel.X)) {
+		return none, false
+	}
+	ret, ok := decl.Body.List[2].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 || hasEffect(ret.Results[0]) {
+		return none, false
+	}
+	expr := ret.Results[0]
+	if t := pass.TypesInfo.TypeOf(expr); t == nil || !types.Identical(t, sig.Results().At(0).Type()) {
+		return none, false
+	}
+	texts, ok := atCall(pass, call, sig, lockSel.X, expr)
+	if !ok {
+		return none, false
+	}
+	getter := inlinedGetter{expr: texts[1], lock: texts[0]}
+	if !isPrimary(expr) {
+		getter.expr = "(" + getter.expr + ")"
+	}
+	// The text was cut from the file by offsets: it must parse.
+	if _, err := parser.ParseExpr(getter.expr); err != nil {
+		return none, false
+	}
+	return getter, true
 }
 
 // atCall returns each of exprs, written in a function whose signature is
@@ -437,8 +480,8 @@ type inlinedSetter struct {
 // setterAt returns B written out, where B is a call of such a setter: the
 // setter is declared in this package, not generic, returns nothing, and
 // its body is the lock, its release (deferred first, or last) and
-// assignments, increments and deletes that call nothing (len and cap
-// aside); the call's operands call nothing either, and every name means
+// assignments, appends, increments and deletes that call nothing (len
+// and cap aside); the call's operands call nothing either, and every name means
 // at the call what it means in the setter (atCall).
 func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 	none := inlinedSetter{}
@@ -530,7 +573,7 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 			return none, false
 		}
 		for _, e := range w.exprs {
-			if hasEffect(e) {
+			if hasEffect(e) && !isPlainAppend(pass, e) {
 				return none, false
 			}
 		}
@@ -555,6 +598,25 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 		setter.body = append(setter.body, fmt.Sprintf(w.format, args...))
 	}
 	return setter, true
+}
+
+// isPlainAppend reports whether e is a call of the builtin append whose
+// operands have no effect: a write the setter makes under its lock, as
+// plain as an assignment.
+func isPlainAppend(pass *analysis.Pass, e ast.Expr) bool {
+	c, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	if b, ok := typeutil.Callee(pass.TypesInfo, c).(*types.Builtin); !ok || b.Name() != "append" {
+		return false
+	}
+	for _, a := range c.Args {
+		if hasEffect(a) {
+			return false
+		}
+	}
+	return true
 }
 
 // fix is the fix replacing the setter's call by its body, with recheck

@@ -100,6 +100,8 @@ func Diagnose(pass *analysis.Pass, src *Source, g *Gap, w Wording) analysis.Diag
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	} else if fix, ok := exitRecheckFix(pass, src, g); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
+	} else if fix, ok := getterTestFix(pass, src, g); ok {
+		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	} else if fix, ok := keepFoundFix(pass, src, g); ok {
 		d.SuggestedFixes = []analysis.SuggestedFix{fix}
 	}

@@ -268,9 +268,23 @@
 // again, and one not used at all would have the caller go on as if it had
 // stored it.
 // Where the write is a call of a setter that only locks around plain
-// writes (assignments, increments and deletes that call nothing, of its
-// receiver and parameters), these fixes write the setter out at the call:
-// the lock, the re-check, the writes, the unlock.
+// writes (assignments, appends, increments and deletes that call
+// nothing, of its receiver and parameters), these fixes write the setter
+// out at the call: the lock, the re-check, the writes, the unlock.
+// Where the read is a call of a getter that only locks around one
+// expression (return len(r.pinned)), the re-check reads that expression
+// in place of the call:
+//
+//	if r.pins() >= r.maxPins {
+//		return false
+//	}
+//	r.mu.Lock()
+//	if len(r.pinned) >= r.maxPins {
+//		r.mu.Unlock()
+//		return false
+//	}
+//	r.pinned = append(r.pinned, name)
+//	r.mu.Unlock()
 // For a double check of the copy, it reads the shared state into
 // the copy again just before the second test (where every name there
 // means what it meant at the copy). Silence a finding with //lockgap:ignore rlockgap <reason>.

@@ -368,7 +368,9 @@
 // the second section; where it cannot, a map store that fills a miss
 // keeps the entry a racer stored, as in rlockgap. Where the second
 // section is a call of a setter that only locks around plain writes, the
-// fix writes it out at the call with the test first (see rlockgap).
+// fix writes it out at the call with the test first; where the guard was
+// read by a getter that only locks around one expression, the test reads
+// that expression (see rlockgap).
 // A sync.Map Store that fills a miss becomes
 // a LoadOrStore that keeps the entry a racer stored first, when the value
 // stored is a local variable that can take the winner:

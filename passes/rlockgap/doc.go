@@ -285,6 +285,7 @@
 //	}
 //	r.pinned = append(r.pinned, name)
 //	r.mu.Unlock()
+//
 // For a double check of the copy, it reads the shared state into
 // the copy again just before the second test (where every name there
 // means what it meant at the copy). Silence a finding with //lockgap:ignore rlockgap <reason>.

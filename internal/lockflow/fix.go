@@ -434,7 +434,7 @@ func getterTestFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggested
 		return none, false
 	}
 	getter, ok := getterAt(pass, src, call)
-	if !ok {
+	if !ok || getter.commaOk && len(declared) != 2 {
 		return none, false
 	}
 	// B: a Lock, or a setter's call, later in the same block.

@@ -58,7 +58,7 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 		}
 	}
 	getter, ok := getterAt(pass, src, call)
-	if !ok {
+	if !ok || getter.commaOk {
 		return none, false
 	}
 	return analysis.SuggestedFix{
@@ -72,14 +72,19 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 type inlinedGetter struct {
 	expr string // the expression as it reads at the call, parenthesised unless primary
 	lock string // the lock as the caller writes it
+	// commaOk: the getter returns a map lookup's value and whether it was
+	// found (v, ok := m[k]; return v, ok); expr is the lookup, which
+	// means the same only where two values are assigned.
+	commaOk bool
 }
 
 // getterAt returns call written out where it calls such a getter: one
 // declared in this package, not generic, whose body is the lock, its
 // deferred release and the return of one expression that calls nothing
-// (len and cap aside), of the result's type; the call passes operands
-// that call nothing, and every name means at the call what it means in
-// the getter (atCall).
+// (len and cap aside), of the result's type, or of a map lookup's two
+// values (v, ok := m[k]; return v, ok); the call passes operands that
+// call nothing, and every name means at the call what it means in the
+// getter (atCall).
 func getterAt(pass *analysis.Pass, src *Source, call *ast.CallExpr) (inlinedGetter, bool) {
 	none := inlinedGetter{}
 	if call.Ellipsis.IsValid() {
@@ -90,11 +95,12 @@ func getterAt(pass *analysis.Pass, src *Source, call *ast.CallExpr) (inlinedGett
 		return none, false
 	}
 	sig := fn.Type().(*types.Signature)
-	if sig.RecvTypeParams() != nil || sig.TypeParams() != nil || sig.Variadic() || sig.Results().Len() != 1 {
+	results := sig.Results().Len()
+	if sig.RecvTypeParams() != nil || sig.TypeParams() != nil || sig.Variadic() || results != 1 && results != 2 {
 		return none, false
 	}
 	decl := enclosingFuncDecl(src, fn.Pos())
-	if decl == nil || decl.Name.Pos() != fn.Pos() || decl.Body == nil || len(decl.Body.List) != 3 {
+	if decl == nil || decl.Name.Pos() != fn.Pos() || decl.Body == nil || len(decl.Body.List) != results+2 {
 		return none, false
 	}
 	// The body: the lock, its deferred release, one return.
@@ -113,19 +119,27 @@ func getterAt(pass *analysis.Pass, src *Source, call *ast.CallExpr) (inlinedGett
 	if d, ok := decl.Body.List[1].(*ast.DeferStmt); !ok || !isReleaseOf(d.Call, types.ExprString(lockSel.X)) {
 		return none, false
 	}
-	ret, ok := decl.Body.List[2].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 || hasEffect(ret.Results[0]) {
+	ret, ok := decl.Body.List[len(decl.Body.List)-1].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != results {
 		return none, false
 	}
-	expr := ret.Results[0]
-	if t := pass.TypesInfo.TypeOf(expr); t == nil || !types.Identical(t, sig.Results().At(0).Type()) {
+	var expr ast.Expr
+	if results == 1 {
+		expr = ret.Results[0]
+		if t := pass.TypesInfo.TypeOf(expr); t == nil || !types.Identical(t, sig.Results().At(0).Type()) {
+			return none, false
+		}
+	} else if expr = commaOkLookup(pass, decl.Body.List[2], ret, sig); expr == nil {
+		return none, false
+	}
+	if hasEffect(expr) {
 		return none, false
 	}
 	texts, ok := atCall(pass, call, sig, lockSel.X, expr)
 	if !ok {
 		return none, false
 	}
-	getter := inlinedGetter{expr: texts[1], lock: texts[0]}
+	getter := inlinedGetter{expr: texts[1], lock: texts[0], commaOk: results == 2}
 	if !isPrimary(expr) {
 		getter.expr = "(" + getter.expr + ")"
 	}
@@ -598,6 +612,32 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 		setter.body = append(setter.body, fmt.Sprintf(w.format, args...))
 	}
 	return setter, true
+}
+
+// commaOkLookup returns the map lookup m[k] where st and ret are
+// "v, ok := m[k]" and "return v, ok", of the getter's result types.
+func commaOkLookup(pass *analysis.Pass, st ast.Stmt, ret *ast.ReturnStmt, sig *types.Signature) ast.Expr {
+	assign, ok := st.(*ast.AssignStmt)
+	if !ok || assign.Tok != token.DEFINE || len(assign.Lhs) != 2 || len(assign.Rhs) != 1 {
+		return nil
+	}
+	for i, l := range assign.Lhs {
+		id, ok := l.(*ast.Ident)
+		r, rok := ret.Results[i].(*ast.Ident)
+		if !ok || !rok || id.Name == "_" || pass.TypesInfo.Defs[id] == nil || pass.TypesInfo.Uses[r] != pass.TypesInfo.Defs[id] {
+			return nil
+		}
+	}
+	index, ok := ast.Unparen(assign.Rhs[0]).(*ast.IndexExpr)
+	if !ok {
+		return nil
+	}
+	m, ok := types.Unalias(pass.TypesInfo.TypeOf(index.X)).Underlying().(*types.Map)
+	if !ok || !types.Identical(m.Elem(), sig.Results().At(0).Type()) ||
+		!types.Identical(types.Typ[types.Bool], sig.Results().At(1).Type()) {
+		return nil
+	}
+	return index
 }
 
 // isPlainAppend reports whether e is a call of the builtin append whose

@@ -88,3 +88,31 @@ func (d *Directory) Resume(user string) *Login {
 	d.logins[user] = s
 	return s
 }
+
+// A registry of workers whose getter returns the lookup's two values,
+// tested after the call.
+type Worker struct{ id string }
+
+type Workers struct {
+	mu   sync.Mutex
+	byID map[string]*Worker
+}
+
+func (ws *Workers) worker(id string) (*Worker, bool) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	w, ok := ws.byID[id]
+	return w, ok
+}
+
+func (ws *Workers) Enlist(id string) *Worker {
+	w, ok := ws.worker(id)
+	if ok {
+		return w
+	}
+	w = &Worker{id: id}
+	ws.mu.Lock() // want `ws.mu is locked again after the section that checked: w was missing in an earlier section`
+	ws.byID[id] = w
+	ws.mu.Unlock()
+	return w
+}

@@ -54,3 +54,29 @@ func (r *Resolver) Pin(name string) bool {
 	r.pin(name) // want `r.mu is locked again for writing by r.pin after RUnlock: the write is decided by r.pins\(\)`
 	return true
 }
+
+// A backend table whose getter returns the lookup's two values.
+type Backend struct{ upstream string }
+
+type Backends struct {
+	mu     sync.RWMutex
+	byHost map[string]*Backend
+}
+
+func (t *Backends) backend(host string) (*Backend, bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	b, ok := t.byHost[host]
+	return b, ok
+}
+
+func (t *Backends) Learn(host, upstream string) *Backend {
+	if b, ok := t.backend(host); ok {
+		return b
+	}
+	b := &Backend{upstream: upstream}
+	t.mu.Lock() // want `t.mu is locked again for writing after RUnlock: b was missing under the read lock`
+	t.byHost[host] = b
+	t.mu.Unlock()
+	return b
+}

@@ -1,5 +1,7 @@
 package lazyinitfix
 
+import "sync"
+
 // ForShadowed tests the copy again inside a block that declares its own
 // r: the re-read would mean another map there, so no fix is offered.
 func (r *Routes) ForShadowed(host string, routes map[string]*Route) *Route {
@@ -21,4 +23,34 @@ func (r *Routes) ForShadowed(host string, routes map[string]*Route) *Route {
 	rt = &Route{host: host}
 	r.routes[host] = rt
 	return rt
+}
+
+// Hops' getter returns two values that are not a map lookup's: written
+// out, they would be one expression.
+type Hop struct{ next string }
+
+func (p *Hop) dial() {}
+
+type Hops struct {
+	mu    sync.RWMutex
+	byDst map[string]*Hop
+}
+
+func (h *Hops) hop(dst string) (*Hop, bool) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	r := h.byDst[dst]
+	return r, r != nil
+}
+
+func (h *Hops) Learn(dst, next string) *Hop {
+	if r, ok := h.hop(dst); ok {
+		return r
+	}
+	r := &Hop{next: next}
+	h.mu.Lock() // want `h.mu is locked again for writing after RUnlock: r was missing under the read lock`
+	h.byDst[dst] = r
+	h.mu.Unlock()
+	r.dial()
+	return r
 }

@@ -63,14 +63,7 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 		return analysis.SuggestedFix{}, false
 	}
 	ai := indexOf(block.List, assign)
-	li := -1
-	for i, st := range block.List {
-		if es, ok := st.(*ast.ExprStmt); ok {
-			if c, ok := es.X.(*ast.CallExpr); ok && c.Lparen == g.BOpen {
-				li = i
-			}
-		}
-	}
+	li := indexOfCall(block.List, g.BOpen)
 	if ai < 0 || li <= ai {
 		return analysis.SuggestedFix{}, false
 	}
@@ -263,13 +256,7 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		return analysis.SuggestedFix{}, false
 	}
 	exit := test.Body.List[1]
-	switch st := exit.(type) {
-	case *ast.ReturnStmt:
-	case *ast.BranchStmt:
-		if st.Tok != token.CONTINUE && st.Tok != token.BREAK {
-			return analysis.SuggestedFix{}, false
-		}
-	default:
+	if !leavesBlock(exit) {
 		return analysis.SuggestedFix{}, false
 	}
 	// A's Lock, the test, A's release and B's Lock, in that order in one
@@ -424,13 +411,7 @@ func getterTestFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggested
 		return none, false
 	}
 	exit := test.Body.List[0]
-	switch st := exit.(type) {
-	case *ast.ReturnStmt:
-	case *ast.BranchStmt:
-		if st.Tok != token.CONTINUE && st.Tok != token.BREAK {
-			return none, false
-		}
-	default:
+	if !leavesBlock(exit) {
 		return none, false
 	}
 	getter, ok := getterAt(pass, src, call)
@@ -439,14 +420,7 @@ func getterTestFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggested
 	}
 	// B: a Lock, or a setter's call, later in the same block.
 	ti := indexOf(block.List, test)
-	li := -1
-	for i, st := range block.List {
-		if es, ok := st.(*ast.ExprStmt); ok {
-			if c, ok := es.X.(*ast.CallExpr); ok && c.Lparen == g.BOpen {
-				li = i
-			}
-		}
-	}
+	li := indexOfCall(block.List, g.BOpen)
 	if ti < 0 || li <= ti {
 		return none, false
 	}
@@ -513,6 +487,32 @@ func getterTestFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggested
 		return setter.fix(pass, "write under the lock here, and test again there first", b.String()), true
 	}
 	return insertionAfter(pass, insertAfter, "test again under the write lock", b.String()), true
+}
+
+// leavesBlock reports whether st is a return, a continue or a break: a way
+// out that means the same repeated later in the same block.
+func leavesBlock(st ast.Stmt) bool {
+	switch st := st.(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.BranchStmt:
+		return st.Tok == token.CONTINUE || st.Tok == token.BREAK
+	}
+	return false
+}
+
+// indexOfCall returns the index in list of the statement that is the
+// call whose Lparen is at lparen (a section's Lock, or a helper's call),
+// or -1.
+func indexOfCall(list []ast.Stmt, lparen token.Pos) int {
+	for i, st := range list {
+		if es, ok := st.(*ast.ExprStmt); ok {
+			if c, ok := es.X.(*ast.CallExpr); ok && c.Lparen == lparen {
+				return i
+			}
+		}
+	}
+	return -1
 }
 
 // tests reports whether e lies in the Init or the condition of ifs.

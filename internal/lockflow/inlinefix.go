@@ -104,16 +104,8 @@ func getterAt(pass *analysis.Pass, src *Source, call *ast.CallExpr) (inlinedGett
 		return none, false
 	}
 	// The body: the lock, its deferred release, one return.
-	lock, ok := decl.Body.List[0].(*ast.ExprStmt)
-	if !ok {
-		return none, false
-	}
-	lockCall, ok := lock.X.(*ast.CallExpr)
-	if !ok || len(lockCall.Args) != 0 {
-		return none, false
-	}
-	lockSel, ok := ast.Unparen(lockCall.Fun).(*ast.SelectorExpr)
-	if !ok || lockSel.Sel.Name != "Lock" && lockSel.Sel.Name != "RLock" || hasEffect(lockSel.X) {
+	lockSel := lockStmt(decl.Body.List[0])
+	if lockSel == nil || lockSel.Sel.Name != "Lock" && lockSel.Sel.Name != "RLock" {
 		return none, false
 	}
 	if d, ok := decl.Body.List[1].(*ast.DeferStmt); !ok || !isReleaseOf(d.Call, types.ExprString(lockSel.X)) {
@@ -533,16 +525,8 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 		return none, false
 	}
 	list := decl.Body.List
-	lock, ok := list[0].(*ast.ExprStmt)
-	if !ok {
-		return none, false
-	}
-	lockCall, ok := lock.X.(*ast.CallExpr)
-	if !ok || len(lockCall.Args) != 0 {
-		return none, false
-	}
-	lockSel, ok := ast.Unparen(lockCall.Fun).(*ast.SelectorExpr)
-	if !ok || lockSel.Sel.Name != "Lock" || hasEffect(lockSel.X) {
+	lockSel := lockStmt(list[0])
+	if lockSel == nil || lockSel.Sel.Name != "Lock" {
 		return none, false
 	}
 	recv := types.ExprString(lockSel.X)
@@ -612,6 +596,24 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 		setter.body = append(setter.body, fmt.Sprintf(w.format, args...))
 	}
 	return setter, true
+}
+
+// lockStmt returns x.M where st is a statement x.M() with no operands
+// and x has no effect (a Lock or RLock, to be checked by the caller).
+func lockStmt(st ast.Stmt) *ast.SelectorExpr {
+	es, ok := st.(*ast.ExprStmt)
+	if !ok {
+		return nil
+	}
+	c, ok := es.X.(*ast.CallExpr)
+	if !ok || len(c.Args) != 0 {
+		return nil
+	}
+	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
+	if !ok || hasEffect(sel.X) {
+		return nil
+	}
+	return sel
 }
 
 // commaOkLookup returns the map lookup m[k] where st and ret are

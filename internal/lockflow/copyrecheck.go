@@ -155,7 +155,7 @@ func copyRecheckWhy(pass *analysis.Pass, c copyRecheck, g *Gap, w Wording) strin
 // it meant at the copy.
 func copyRereadFix(pass *analysis.Pass, src *Source, c copyRecheck) (analysis.SuggestedFix, bool) {
 	rhs := c.assign.Rhs[0]
-	if hasCall(rhs, true) {
+	if hasCall(pass.TypesInfo, rhs, true) {
 		return analysis.SuggestedFix{}, false
 	}
 	if path := src.Enclosing(c.test.Pos()); len(path) < 2 || !inStatementList(path[1]) {

@@ -55,7 +55,7 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	// The value looked up, or a getter's result (written out).
 	var getter inlinedGetter
 	ok := true
-	if !hasCall(assign.Rhs[0], true) {
+	if !hasCall(pass.TypesInfo, assign.Rhs[0], true) {
 		getter.expr = render(pass, assign.Rhs[0])
 	} else if call := src.CallAt(g.AOpen); !g.AHelper || call == nil || ast.Unparen(assign.Rhs[0]) != ast.Expr(call) {
 		return analysis.SuggestedFix{}, false
@@ -142,7 +142,7 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	// lock held: they must not call anything.
 	if deferred {
 		for _, r := range ret.Results {
-			if hasCall(r, false) {
+			if hasCall(pass.TypesInfo, r, false) {
 				return analysis.SuggestedFix{}, false
 			}
 		}
@@ -244,7 +244,7 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		break
 	}
 	if test == nil || block == nil || test.Else != nil || len(test.Body.List) != 2 ||
-		hasCall(test.Cond, true) || (test.Init != nil && hasCall(test.Init, true)) {
+		hasCall(pass.TypesInfo, test.Cond, true) || (test.Init != nil && hasCall(pass.TypesInfo, test.Init, true)) {
 		return analysis.SuggestedFix{}, false
 	}
 	// The way out releases section A's lock, then leaves.
@@ -315,7 +315,7 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 			return analysis.SuggestedFix{}, false
 		}
 		for _, r := range ret.Results {
-			if hasCall(r, false) {
+			if hasCall(pass.TypesInfo, r, false) {
 				return analysis.SuggestedFix{}, false
 			}
 		}
@@ -402,7 +402,7 @@ func getterTestFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggested
 	}
 	others := false
 	ast.Inspect(test.Cond, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok && c != call && hasCall(c, true) {
+		if c, ok := n.(*ast.CallExpr); ok && c != call && hasCall(pass.TypesInfo, c, true) {
 			others = true
 		}
 		return !others && n != ast.Node(call)
@@ -459,7 +459,7 @@ func getterTestFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggested
 			return none, false
 		}
 		for _, r := range ret.Results {
-			if hasCall(r, false) {
+			if hasCall(pass.TypesInfo, r, false) {
 				return none, false
 			}
 		}
@@ -626,13 +626,25 @@ func indexOf(list []ast.Stmt, st ast.Stmt) int {
 }
 
 // hasCall reports whether n calls anything (with allowLen, len and cap
-// do not count) or holds a function literal.
-func hasCall(n ast.Node, allowLen bool) bool {
+// do not count) or holds a function literal. A conversion is no call (but
+// one to an array, which panics on a short slice).
+func hasCall(info *types.Info, n ast.Node, allowLen bool) bool {
 	found := false
 	ast.Inspect(n, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); !(allowLen && ok && (id.Name == "len" || id.Name == "cap")) {
+			fun := ast.Unparen(n.Fun)
+			if tv, ok := info.Types[fun]; ok && tv.IsType() {
+				if _, array := tv.Type.Underlying().(*types.Array); !array {
+					break
+				}
+			}
+			id, ok := fun.(*ast.Ident)
+			if !ok || !allowLen {
+				found = true
+				break
+			}
+			if b, ok := info.Uses[id].(*types.Builtin); !ok || b.Name() != "len" && b.Name() != "cap" {
 				found = true
 			}
 		case *ast.FuncLit:
@@ -846,7 +858,7 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 // names alone (what it returns means the same at the Store).
 func claimLoadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap, stmt *ast.ExprStmt, m ast.Expr, call *ast.CallExpr) (analysis.SuggestedFix, bool) {
 	hit := hitReturn(src, g)
-	if stmt == nil || hit == nil || hasCall(call.Args[0], true) || hasCall(call.Args[1], true) {
+	if stmt == nil || hit == nil || hasCall(pass.TypesInfo, call.Args[0], true) || hasCall(pass.TypesInfo, call.Args[1], true) {
 		return analysis.SuggestedFix{}, false
 	}
 	for _, r := range hit.Results {
@@ -1008,7 +1020,7 @@ func keepFoundFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedF
 		return analysis.SuggestedFix{}, false
 	}
 	index, ok := ast.Unparen(store.Lhs[0]).(*ast.IndexExpr)
-	if !ok || index.Lbrack != g.Write || hasCall(index, false) {
+	if !ok || index.Lbrack != g.Write || hasCall(pass.TypesInfo, index, false) {
 		return analysis.SuggestedFix{}, false
 	}
 	mt, ok := types.Unalias(pass.TypesInfo.TypeOf(index.X)).Underlying().(*types.Map)

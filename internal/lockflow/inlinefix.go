@@ -104,7 +104,7 @@ func getterAt(pass *analysis.Pass, src *Source, call *ast.CallExpr) (inlinedGett
 		return none, false
 	}
 	// The body: the lock, its deferred release, one return.
-	lockSel := lockStmt(decl.Body.List[0])
+	lockSel := lockStmt(pass.TypesInfo, decl.Body.List[0])
 	if lockSel == nil || lockSel.Sel.Name != "Lock" && lockSel.Sel.Name != "RLock" {
 		return none, false
 	}
@@ -124,7 +124,7 @@ func getterAt(pass *analysis.Pass, src *Source, call *ast.CallExpr) (inlinedGett
 	} else if expr = commaOkLookup(pass, decl.Body.List[2], ret, sig); expr == nil {
 		return none, false
 	}
-	if hasEffect(expr) {
+	if hasEffect(pass.TypesInfo, expr) {
 		return none, false
 	}
 	texts, ok := atCall(pass, call, sig, lockSel.X, expr)
@@ -168,7 +168,7 @@ func atCall(pass *analysis.Pass, call *ast.CallExpr, sig *types.Signature, exprs
 		operands = append(operands, a)
 	}
 	for _, o := range operands {
-		if hasEffect(o) {
+		if hasEffect(pass.TypesInfo, o) {
 			return nil, false
 		}
 	}
@@ -329,9 +329,9 @@ func usedOnlyAs(pass *analysis.Pass, expr ast.Expr, v *types.Var, place func(ast
 }
 
 // hasEffect reports whether evaluating e could do more than read: a call
-// (len and cap aside), a function literal, a receive.
-func hasEffect(e ast.Expr) bool {
-	if hasCall(e, true) {
+// (len, cap and conversions aside), a function literal, a receive.
+func hasEffect(info *types.Info, e ast.Expr) bool {
+	if hasCall(info, e, true) {
 		return true
 	}
 	found := false
@@ -525,7 +525,7 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 		return none, false
 	}
 	list := decl.Body.List
-	lockSel := lockStmt(list[0])
+	lockSel := lockStmt(pass.TypesInfo, list[0])
 	if lockSel == nil || lockSel.Sel.Name != "Lock" {
 		return none, false
 	}
@@ -571,7 +571,7 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 			return none, false
 		}
 		for _, e := range w.exprs {
-			if hasEffect(e) && !isPlainAppend(pass, e) {
+			if hasEffect(pass.TypesInfo, e) && !isPlainAppend(pass, e) {
 				return none, false
 			}
 		}
@@ -600,7 +600,7 @@ func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 
 // lockStmt returns x.M where st is a statement x.M() with no operands
 // and x has no effect (a Lock or RLock, to be checked by the caller).
-func lockStmt(st ast.Stmt) *ast.SelectorExpr {
+func lockStmt(info *types.Info, st ast.Stmt) *ast.SelectorExpr {
 	es, ok := st.(*ast.ExprStmt)
 	if !ok {
 		return nil
@@ -610,7 +610,7 @@ func lockStmt(st ast.Stmt) *ast.SelectorExpr {
 		return nil
 	}
 	sel, ok := ast.Unparen(c.Fun).(*ast.SelectorExpr)
-	if !ok || hasEffect(sel.X) {
+	if !ok || hasEffect(info, sel.X) {
 		return nil
 	}
 	return sel
@@ -654,7 +654,7 @@ func isPlainAppend(pass *analysis.Pass, e ast.Expr) bool {
 		return false
 	}
 	for _, a := range c.Args {
-		if hasEffect(a) {
+		if hasEffect(pass.TypesInfo, a) {
 			return false
 		}
 	}

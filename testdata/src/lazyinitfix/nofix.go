@@ -54,3 +54,26 @@ func (h *Hops) Learn(dst, next string) *Hop {
 	r.dial()
 	return r
 }
+
+// Digests keys by the first four bytes as an array: the conversion
+// panics on a shorter slice, which under the write lock, not deferred,
+// would leave it held.
+type Digests struct {
+	mu   sync.RWMutex
+	seen map[[4]byte]bool
+	sums [][]byte
+}
+
+func (d *Digests) Add(sum []byte) bool {
+	d.mu.RLock()
+	seen := d.seen[[4]byte(sum)]
+	d.mu.RUnlock()
+	if seen {
+		return false
+	}
+	d.mu.Lock() // want `d.mu is locked again for writing after RUnlock: the write is decided by seen`
+	d.seen[[4]byte(sum)] = true
+	d.sums = append(d.sums, sum)
+	d.mu.Unlock()
+	return true
+}

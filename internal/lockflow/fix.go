@@ -797,7 +797,7 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 			stmt = es
 		}
 	}
-	if g.Claim {
+	if g.Claim || onlyLeavesOnHit(src, g) {
 		return claimLoadOrStoreFix(pass, src, g, stmt, sel.X, call)
 	}
 	body, _ := innermostBody(path)
@@ -876,6 +876,24 @@ func claimLoadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap, stmt *ast.Exp
 		Message:   "store with LoadOrStore, and leave as the lookup does when an entry is there",
 		TextEdits: []analysis.TextEdit{{Pos: stmt.Pos(), End: stmt.End(), NewText: []byte(text)}},
 	}, true
+}
+
+// onlyLeavesOnHit reports whether the branch taken where the lookup
+// found an entry is a return and nothing else: the caller only asked
+// whether the key is there (a fingerprint already queued), so the entry a
+// racer stored is one to leave on as the lookup would, not one to go on
+// with (claimLoadOrStoreFix).
+func onlyLeavesOnHit(src *Source, g *Gap) bool {
+	hit := hitReturn(src, g)
+	if hit == nil {
+		return false
+	}
+	path := src.Enclosing(hit.Pos())
+	if len(path) < 2 {
+		return false
+	}
+	body, ok := path[1].(*ast.BlockStmt)
+	return ok && len(body.List) == 1
 }
 
 // packageName reports whether e names a package-level variable or

@@ -11,15 +11,6 @@ type Sessions struct {
 
 type session struct{ id string }
 
-// Open stores a value built in place: no variable to hand the winner to,
-// so the finding carries no fix.
-func (s *Sessions) Open(id string) {
-	if _, ok := s.byID.Load(id); ok {
-		return
-	}
-	s.byID.Store(id, &session{id: id}) // want `s.byID.Store stores what s.byID.Load found missing`
-}
-
 // Bump's stale value is added to: CompareAndSwap needs a loop the fix
 // cannot write for it.
 func (s *Sessions) Bump(counts *sync.Map, id string) {
@@ -83,20 +74,6 @@ func (t *Tickets) Client(path string, mtime time.Time) *ticketClient {
 	return c
 }
 
-type job struct{ key string }
-
-// Enqueue queues the job it stored once the key is taken: with the
-// racer's job kept instead, that job would be queued a second time, so
-// no fix.
-func (s *Sessions) Enqueue(jobs *sync.Map, queue chan<- *job, j *job) bool {
-	if _, dup := jobs.Load(j.key); dup {
-		return false
-	}
-	jobs.Store(j.key, j) // want `jobs.Store stores what jobs.Load found missing`
-	queue <- j
-	return true
-}
-
 type poller struct{ addr string }
 
 func (p *poller) run() {}
@@ -122,4 +99,15 @@ func (r *Rooms) BookNamed(room, guest string) (string, bool) {
 	}
 	r.booker.Store(room, guest) // want `r.booker.Store stores what r.booker.Load found missing, but another goroutine may have claimed the entry since`
 	return guest, true
+}
+
+// Attach logs before it leaves on a hit: the lookup's way out is more
+// than a return, and the session is built in place (no variable to hand
+// the winner to), so no fix.
+func (s *Sessions) Attach(id string, logf func(string, ...any)) {
+	if _, ok := s.byID.Load(id); ok {
+		logf("session %s already attached", id)
+		return
+	}
+	s.byID.Store(id, &session{id: id}) // want `s.byID.Store stores what s.byID.Load found missing`
 }

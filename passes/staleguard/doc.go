@@ -382,7 +382,9 @@
 // A Store of what the caller was handed (a guest's name under a room the
 // Load found free) is a claim, not a fill: the racer's entry is not one
 // to go on with, so the LoadOrStore leaves as the Load's hit does, where
-// that returns constants, nil or package names:
+// that returns constants, nil or package names. So does a Store whose
+// Load only asked whether the key was there, its hit branch a return
+// and nothing else (a job's fingerprint already queued):
 //
 //	if _, loaded := r.booker.LoadOrStore(room, guest); loaded {
 //		return errBooked

@@ -797,8 +797,14 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 			stmt = es
 		}
 	}
-	if g.Claim || onlyLeavesOnHit(src, g) {
+	if g.Claim {
 		return claimLoadOrStoreFix(pass, src, g, stmt, sel.X, call)
+	}
+	// A hit that leaves with what it found (a memo) goes on below.
+	if onlyLeavesOnHit(src, g) {
+		if fix, ok := claimLoadOrStoreFix(pass, src, g, stmt, sel.X, call); ok {
+			return fix, true
+		}
 	}
 	body, _ := innermostBody(path)
 	id, ok := call.Args[1].(*ast.Ident)

@@ -2,9 +2,11 @@
 package lockflowtest
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,6 +48,39 @@ func FixedIsCleanWith(t *testing.T, a *analysis.Analyzer, support []string, pkgs
 		})
 		analysistest.Run(t, dir, a, pkg)
 	}
+}
+
+// RunWithSuggestedFixes is analysistest's, and then checks that every
+// file whose .golden differs from it was given a fix: analysistest
+// compares only the files the run fixed, so a fix lost everywhere in a
+// file would pass unseen.
+func RunWithSuggestedFixes(t *testing.T, a *analysis.Analyzer, pkgs ...string) []*analysistest.Result {
+	t.Helper()
+	results := analysistest.RunWithSuggestedFixes(t, TestData(), a, pkgs...)
+	var fixed []string
+	for _, r := range results {
+		for _, d := range r.Diagnostics {
+			if len(d.SuggestedFixes) > 0 {
+				fixed = append(fixed, filepath.ToSlash(r.Pass.Fset.File(d.Pos).Name()))
+			}
+		}
+	}
+	for _, pkg := range pkgs {
+		goldens, _ := filepath.Glob(filepath.Join(TestData(), "src", pkg, "*.go.golden"))
+		for _, golden := range goldens {
+			src := strings.TrimSuffix(golden, ".golden")
+			before, err1 := os.ReadFile(src)
+			after, err2 := os.ReadFile(golden)
+			if err1 != nil || err2 != nil || bytes.Equal(before, after) {
+				continue
+			}
+			suffix := "/src/" + pkg + "/" + filepath.Base(src)
+			if !slices.ContainsFunc(fixed, func(name string) bool { return strings.HasSuffix(name, suffix) }) {
+				t.Errorf("%s: its .golden file has fixes, but none was offered", src)
+			}
+		}
+	}
+	return results
 }
 
 // copyFiles copies the files matching glob into dir, dropping a .golden

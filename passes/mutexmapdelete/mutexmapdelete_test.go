@@ -15,7 +15,7 @@ func TestMutexMapDelete(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), mutexmapdelete.Analyzer, "mutexmapfix", "mutexmapkeyfix")
+	lockflowtest.RunWithSuggestedFixes(t, mutexmapdelete.Analyzer, "mutexmapfix", "mutexmapkeyfix")
 }
 
 // TestFixedIsClean type-checks the fixed files and analyses them again:

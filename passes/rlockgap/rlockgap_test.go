@@ -23,7 +23,7 @@ func TestLazyLocks(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), rlockgap.Analyzer, "lazyinitfix", "reentryinline")
+	lockflowtest.RunWithSuggestedFixes(t, rlockgap.Analyzer, "lazyinitfix", "reentryinline")
 }
 
 func TestFixedIsClean(t *testing.T) {

@@ -15,7 +15,7 @@ func TestStaleguard(t *testing.T) {
 }
 
 func TestFixes(t *testing.T) {
-	analysistest.RunWithSuggestedFixes(t, lockflowtest.TestData(), staleguard.Analyzer, "checkthenactfix", "syncmapfix", "reentryfix")
+	lockflowtest.RunWithSuggestedFixes(t, staleguard.Analyzer, "checkthenactfix", "syncmapfix", "reentryfix")
 }
 
 func TestFixedIsClean(t *testing.T) {

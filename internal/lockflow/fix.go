@@ -140,24 +140,44 @@ func RecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.SuggestedFix
 	}
 	// Under a deferred unlock the return's operands are evaluated with the
 	// lock held: they must not call anything.
-	if deferred {
-		for _, r := range ret.Results {
-			if hasCall(pass.TypesInfo, r, false) {
-				return analysis.SuggestedFix{}, false
-			}
-		}
+	if deferred && callsUnderLock(pass, ret) {
+		return analysis.SuggestedFix{}, false
 	}
-	indent := indentation(pass, lockStmt.Pos())
+	head := fmt.Sprintf("%s := %s; %s", strings.Join(lhs, ", "), getter.expr, render(pass, early.Cond))
+	text := recheckText(pass, lockStmt.Pos(), head, recv, deferred, ret)
+	if inlined {
+		return setter.fix(pass, "write under the lock here, and re-check there first", text), true
+	}
+	return insertionAfter(pass, insertAfter, "re-check under the write lock", text), true
+}
+
+// recheckText is the re-check inserted after a Lock (indented as the
+// statement at pos): if head, release the lock unless its release is
+// deferred, and leave by exit.
+func recheckText(pass *analysis.Pass, pos token.Pos, head, recv string, deferred bool, exit ast.Stmt) string {
+	indent := indentation(pass, pos)
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%sif %s := %s; %s {\n", indent, strings.Join(lhs, ", "), getter.expr, render(pass, early.Cond))
+	fmt.Fprintf(&b, "\n%sif %s {\n", indent, head)
 	if !deferred {
 		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
 	}
-	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, ret), indent)
-	if inlined {
-		return setter.fix(pass, "write under the lock here, and re-check there first", b.String()), true
+	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, exit), indent)
+	return b.String()
+}
+
+// callsUnderLock reports whether the way out, taken under a deferred
+// Unlock (with the lock held), is not a return or evaluates a call.
+func callsUnderLock(pass *analysis.Pass, exit ast.Stmt) bool {
+	ret, ok := exit.(*ast.ReturnStmt)
+	if !ok {
+		return true
 	}
-	return insertionAfter(pass, insertAfter, "re-check under the write lock", b.String()), true
+	for _, r := range ret.Results {
+		if hasCall(pass.TypesInfo, r, false) {
+			return true
+		}
+	}
+	return false
 }
 
 // afterLock returns the statement a re-check goes after, for the Lock
@@ -309,32 +329,18 @@ func exitRecheckFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 	if inlined {
 		deferred = false
 	}
-	if deferred {
-		ret, ok := exit.(*ast.ReturnStmt)
-		if !ok {
-			return analysis.SuggestedFix{}, false
-		}
-		for _, r := range ret.Results {
-			if hasCall(pass.TypesInfo, r, false) {
-				return analysis.SuggestedFix{}, false
-			}
-		}
+	if deferred && callsUnderLock(pass, exit) {
+		return analysis.SuggestedFix{}, false
 	}
-	indent := indentation(pass, lockStmt.Pos())
-	var b strings.Builder
-	b.WriteString("\n" + indent + "if ")
+	head := render(pass, test.Cond)
 	if test.Init != nil {
-		b.WriteString(render(pass, test.Init) + "; ")
+		head = render(pass, test.Init) + "; " + head
 	}
-	fmt.Fprintf(&b, "%s {\n", render(pass, test.Cond))
-	if !deferred {
-		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
-	}
-	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, exit), indent)
+	text := recheckText(pass, lockStmt.Pos(), head, recv, deferred, exit)
 	if inlined {
-		return setter.fix(pass, "write under the lock here, and test again there first", b.String()), true
+		return setter.fix(pass, "write under the lock here, and test again there first", text), true
 	}
-	return insertionAfter(pass, insertAfter, "test again under the write lock", b.String()), true
+	return insertionAfter(pass, insertAfter, "test again under the write lock", text), true
 }
 
 // getterTestFix re-establishes a stale decision taken by calling a getter
@@ -453,16 +459,8 @@ func getterTestFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggested
 	if inlined {
 		deferred = false
 	}
-	if deferred {
-		ret, ok := exit.(*ast.ReturnStmt)
-		if !ok {
-			return none, false
-		}
-		for _, r := range ret.Results {
-			if hasCall(pass.TypesInfo, r, false) {
-				return none, false
-			}
-		}
+	if deferred && callsUnderLock(pass, exit) {
+		return none, false
 	}
 	var cond string
 	if test.Init != nil {
@@ -476,17 +474,11 @@ func getterTestFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggested
 			return none, false
 		}
 	}
-	indent := indentation(pass, block.List[li].Pos())
-	var b strings.Builder
-	fmt.Fprintf(&b, "\n%sif %s {\n", indent, cond)
-	if !deferred {
-		fmt.Fprintf(&b, "%s\t%s.Unlock()\n", indent, recv)
-	}
-	fmt.Fprintf(&b, "%s\t%s\n%s}", indent, render(pass, exit), indent)
+	text := recheckText(pass, block.List[li].Pos(), cond, recv, deferred, exit)
 	if inlined {
-		return setter.fix(pass, "write under the lock here, and test again there first", b.String()), true
+		return setter.fix(pass, "write under the lock here, and test again there first", text), true
 	}
-	return insertionAfter(pass, insertAfter, "test again under the write lock", b.String()), true
+	return insertionAfter(pass, insertAfter, "test again under the write lock", text), true
 }
 
 // leavesBlock reports whether st is a return, a continue or a break: a way

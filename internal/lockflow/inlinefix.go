@@ -38,7 +38,7 @@ func inlineGetterFix(pass *analysis.Pass, src *Source, r Reentry) (analysis.Sugg
 		return none, false
 	}
 	call := src.CallAt(r.Call)
-	if call == nil || call.Ellipsis.IsValid() {
+	if call == nil {
 		return none, false
 	}
 	if _, _, _, ok := lockingDecl(src, r); !ok {
@@ -487,8 +487,8 @@ type inlinedSetter struct {
 // setter is declared in this package, not generic, returns nothing, and
 // its body is the lock, its release (deferred first, or last) and
 // assignments, appends, increments and deletes that call nothing (len
-// and cap aside); the call's operands call nothing either, and every name means
-// at the call what it means in the setter (atCall).
+// and cap aside); the call's operands call nothing either, and every name
+// means at the call what it means in the setter (atCall).
 func setterAt(pass *analysis.Pass, src *Source, g *Gap) (inlinedSetter, bool) {
 	none := inlinedSetter{}
 	if !g.BHelper || g.BInPlace {

@@ -80,3 +80,32 @@ func (m *Mailbox) Close() {
 	m.letters = nil
 	m.mu.Unlock()
 }
+
+// PostAll's test reads letters, which it reassigns before the Lock: the
+// test copied there would count other letters than it did.
+func (m *Mailbox) PostAll(letters []string, signature string) bool {
+	if m.Len()+len(letters) > m.limit {
+		return false
+	}
+	letters = append(letters, signature)
+	m.mu.Lock() // want `m.mu is locked again after the section that checked: the write is decided by m.Len\(\)`
+	m.letters = append(m.letters, letters...)
+	m.mu.Unlock()
+	return true
+}
+
+func (m *Mailbox) file(letter string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.letters = append(m.letters, strings.ToUpper(letter))
+}
+
+// PostFiled's setter appends what a call makes: written out, the call
+// would move under the lock.
+func (m *Mailbox) PostFiled(letter string) bool {
+	if m.Len() >= m.limit {
+		return false
+	}
+	m.file(letter) // want `m.mu is locked again by m.file after the section that checked: the write is decided by m.Len\(\)`
+	return true
+}

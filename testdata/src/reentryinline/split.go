@@ -142,3 +142,30 @@ func (w *wrapped) Empty() bool {
 	defer w.mu.RUnlock()
 	return w.size() == 0 // want `w.mu is held for reading here and w.size takes its read lock again`
 }
+
+// A getter of a map lookup's two values, called under the lock it
+// takes: written out in place, the lookup would be one value where the
+// call hands on two, so the fix is the variant.
+type ports struct {
+	mu     sync.RWMutex
+	byName map[string]int
+}
+
+func (p *ports) lookup(name string) (int, bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	port, ok := p.byName[name]
+	return port, ok
+}
+
+func (p *ports) Resolve(name string) (int, bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.lookup(name) // want `p.mu is held for reading here and p.lookup takes its read lock again`
+}
+
+func (p *ports) Set(name string, port int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.byName[name] = port
+}

@@ -793,7 +793,7 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 		return claimLoadOrStoreFix(pass, src, g, stmt, sel.X, call)
 	}
 	// A hit that leaves with what it found (a memo) goes on below.
-	if onlyLeavesOnHit(src, g) {
+	if presenceOnly(pass, src, g) {
 		if fix, ok := claimLoadOrStoreFix(pass, src, g, stmt, sel.X, call); ok {
 			return fix, true
 		}
@@ -876,12 +876,12 @@ func claimLoadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap, stmt *ast.Exp
 	}, true
 }
 
-// onlyLeavesOnHit reports whether the branch taken where the lookup
-// found an entry is a return and nothing else: the caller only asked
-// whether the key is there (a fingerprint already queued), so the entry a
-// racer stored is one to leave on as the lookup would, not one to go on
-// with (claimLoadOrStoreFix).
-func onlyLeavesOnHit(src *Source, g *Gap) bool {
+// presenceOnly reports whether the branch taken where the lookup found
+// an entry is a return of constants, nil or package names and nothing
+// else: the caller only asked whether the key is there (a fingerprint
+// already queued), so the entry a racer stored is one to leave on as the
+// lookup would, not one to go on with (claimLoadOrStoreFix).
+func presenceOnly(pass *analysis.Pass, src *Source, g *Gap) bool {
 	hit := hitReturn(src, g)
 	if hit == nil {
 		return false
@@ -890,8 +890,15 @@ func onlyLeavesOnHit(src *Source, g *Gap) bool {
 	if len(path) < 2 {
 		return false
 	}
-	body, ok := path[1].(*ast.BlockStmt)
-	return ok && len(body.List) == 1
+	if body, ok := path[1].(*ast.BlockStmt); !ok || len(body.List) != 1 {
+		return false
+	}
+	for _, r := range hit.Results {
+		if !constantOrNil(pass, r) && !packageName(pass, r) {
+			return false
+		}
+	}
+	return len(hit.Results) > 0 || !namedResults(src, hit)
 }
 
 // packageName reports whether e names a package-level variable or

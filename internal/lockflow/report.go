@@ -209,6 +209,10 @@ func diagnoseSyncMap(pass *analysis.Pass, src *Source, g *Gap, name, m string) a
 		msg = fmt.Sprintf("%s removes what %s found missing or stale, but another goroutine may have stored an entry since and this removes it; remove only the entry seen, with %s.CompareAndDelete%s", write, read, m, absent)
 	case g.Kind == LazyInit && g.Claim:
 		msg = fmt.Sprintf("%s stores what %s found %s, but another goroutine may have claimed the entry since; this replaces what it stored, and both go on as if the entry were theirs; use %s.LoadOrStore%s and give up when it finds an entry", write, read, missing(g), m, absent)
+	case g.Kind == LazyInit && presenceOnly(pass, src, g):
+		// The lookup only asked whether the key is there: there is no
+		// value to go on with, only the way out to take.
+		msg = fmt.Sprintf("%s stores what %s found %s, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore%s and leave as the lookup does when it finds one", write, read, missing(g), m, absent)
 	case g.Kind == LazyInit:
 		msg = fmt.Sprintf("%s stores what %s found %s, but another goroutine may have stored an entry since and this replaces it; use %s.LoadOrStore%s and keep the value it returns", write, read, missing(g), m, absent)
 	case g.Kind == LostUpdate && uncomparable != nil:

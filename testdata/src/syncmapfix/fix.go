@@ -22,7 +22,7 @@ func (t *Templates) Get(name, text string) (*template.Template, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.parsed.Store(name, tpl) // want `t.parsed.Store stores what t.parsed.Load found missing`
+	t.parsed.Store(name, tpl) // want `t.parsed.Store stores what t.parsed.Load found missing, .*use t.parsed.LoadOrStore and keep the value it returns`
 	return tpl, nil
 }
 

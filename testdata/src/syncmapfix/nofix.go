@@ -109,5 +109,5 @@ func (s *Sessions) Attach(id string, logf func(string, ...any)) {
 		logf("session %s already attached", id)
 		return
 	}
-	s.byID.Store(id, &session{id: id}) // want `s.byID.Store stores what s.byID.Load found missing`
+	s.byID.Store(id, &session{id: id}) // want `s.byID.Store stores what s.byID.Load found missing, .*keep the value it returns`
 }

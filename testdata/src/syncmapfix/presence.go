@@ -19,7 +19,7 @@ func (l *Links) Open(peer string) {
 	if _, ok := l.byPeer.Load(peer); ok {
 		return
 	}
-	l.byPeer.Store(peer, &link{peer: peer}) // want `l.byPeer.Store stores what l.byPeer.Load found missing`
+	l.byPeer.Store(peer, &link{peer: peer}) // want `l.byPeer.Store stores what l.byPeer.Load found missing, .*use l.byPeer.LoadOrStore and leave as the lookup does when it finds one`
 }
 
 type job struct{ key string }
@@ -30,7 +30,7 @@ func Enqueue(jobs *sync.Map, queue chan<- *job, j *job) bool {
 	if _, dup := jobs.Load(j.key); dup {
 		return false
 	}
-	jobs.Store(j.key, j) // want `jobs.Store stores what jobs.Load found missing`
+	jobs.Store(j.key, j) // want `jobs.Store stores what jobs.Load found missing, .*use jobs.LoadOrStore and leave as the lookup does when it finds one`
 	queue <- j
 	return true
 }

@@ -982,7 +982,9 @@ func (fs *funcState) summarize() *summary {
 		if rw.fixed == "" {
 			rw.fixed = fs.fixedKey(stored)
 		}
-		if p, ok := stored.(*ssa.Parameter); ok {
+		if p, ok := throughInterfaces(stored).(*ssa.Parameter); ok {
+			// Handed on as it came, or only put into an interface (a
+			// wrapper's Store of a V, kept in a sync.Map as any).
 			rw.storedParam = 1 + paramIndex(fn, p)
 		}
 		rw.keyFrom, rw.keyMarks, rw.keyKnown = fs.summaryKey(w)

@@ -3669,8 +3669,59 @@ func (fs *funcState) fixedValue(v ssa.Value) any {
 		if fs.e.sentinelLoad(x) {
 			return x.X
 		}
+		if x.Op == token.MUL {
+			if lit, ok := x.X.(*ssa.Alloc); ok {
+				return fs.constantLiteral(lit, x)
+			}
+		}
 	}
 	return nil
+}
+
+// constantLiteral names the struct value load reads from lit when lit is
+// a composite literal of constants alone (cacheEntry{unsafe, nil}): each
+// field stored once, with a fixed value or nil, before load and in its
+// block, and nothing else done with lit. Every racer storing it stores
+// an equal value. "" (as any) when it is not one.
+func (fs *funcState) constantLiteral(lit *ssa.Alloc, load *ssa.UnOp) any {
+	st, ok := deref(lit.Type()).Underlying().(*types.Struct)
+	if !ok || lit.Block() != load.Block() {
+		return nil
+	}
+	fields := make([]string, st.NumFields())
+	for _, ref := range *lit.Referrers() {
+		switch r := ref.(type) {
+		case *ssa.DebugRef:
+			continue
+		case *ssa.UnOp:
+			if r == load {
+				continue
+			}
+			return nil
+		case *ssa.FieldAddr:
+			if fields[r.Field] != "" || r.Block() != load.Block() {
+				return nil
+			}
+			for _, u := range *r.Referrers() {
+				store, ok := u.(*ssa.Store)
+				if !ok || store.Addr != ssa.Value(r) || store.Block() != load.Block() || !fs.before(store, load) {
+					return nil
+				}
+				if c, ok := store.Val.(*ssa.Const); ok && c.Value == nil {
+					fields[r.Field] = "nil"
+					continue
+				}
+				key, ok := fs.fixedValue(store.Val).(string)
+				if !ok {
+					return nil
+				}
+				fields[r.Field] = key
+			}
+		default:
+			return nil
+		}
+	}
+	return types.TypeString(deref(lit.Type()), nil) + "{" + strings.Join(fields, ",") + "}"
 }
 
 // perCallKey reports whether the stale read looks up, and w stores, the

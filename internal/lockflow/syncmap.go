@@ -35,11 +35,13 @@ var syncMapMethods = func() map[string]*summary {
 		return []relWrite{w}
 	}
 	acquires := []relLock{self}
+	store := write(writeMapUpdate, []int{2}, false)
+	store[0].storedParam = 3 // the value, parameter 2, as is
 	return map[string]*summary{
 		"Load": {acquires: acquires, results: read},
 		// Range's callback runs outside the map's lock, entry by entry.
 		"Range":            {acquires: acquires},
-		"Store":            {acquires: acquires, writes: write(writeMapUpdate, []int{2}, false)},
+		"Store":            {acquires: acquires, writes: store},
 		"Swap":             {acquires: acquires, results: read, writes: write(writeMapUpdate, []int{2}, true)},
 		"LoadOrStore":      {acquires: acquires, results: read, writes: write(writeMapUpdate, []int{2}, true)},
 		"CompareAndSwap":   {acquires: acquires, writes: write(writeMapUpdate, []int{3}, true)},

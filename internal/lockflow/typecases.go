@@ -140,3 +140,24 @@ func eitherTypeReqs(a, b []typeReq) []typeReq {
 	slices.Sort(types)
 	return []typeReq{{Param: a[0].Param, Types: types}}
 }
+
+// throughInterfaces looks through conversions to and between interface
+// types (in a generic body, a type parameter's value made an any is a
+// ChangeType): the value that was put into the interface.
+func throughInterfaces(v ssa.Value) ssa.Value {
+	for {
+		switch c := v.(type) {
+		case *ssa.ChangeInterface:
+			v = c.X
+		case *ssa.MakeInterface:
+			v = c.X
+		case *ssa.ChangeType:
+			if !types.IsInterface(c.Type()) {
+				return v
+			}
+			v = c.X
+		default:
+			return v
+		}
+	}
+}

@@ -378,8 +378,9 @@ func constructor(fn *ssa.Function) bool {
 }
 
 // FreshResult marks an exported constructor (see constructor): what a
-// call of it hands back is a new object no one else has seen. Exported
-// for the driver's module-wide step only (FreshEntry).
+// call of it hands back is a new object no one else has seen (for the
+// driver's module-wide step, FreshEntry, and for objects a caller keeps
+// to itself, unsharedLocal).
 type FreshResult struct{}
 
 func (*FreshResult) AFact()         {}

@@ -832,6 +832,7 @@ func (e *engine) exportFact(fn *ssa.Function, s *summary) {
 	if len(f.Acquires)+len(f.Writes)+len(f.Results)+len(f.Yields)+len(f.Callbacks) == 0 {
 		return
 	}
+	f.KeepsReceiver = fn.Signature.Recv() != nil && len(fn.Params) > 0 && !startsGoroutine(fn) && staysLocal(fn.Params[0], 0)
 	e.pass.ExportObjectFact(obj, f)
 }
 

@@ -27,6 +27,11 @@ type LockSummary struct {
 	// Callbacks: per parameter the function calls (a Range's visitor),
 	// the locks it holds at every call of it.
 	Callbacks []FactCallback `json:",omitempty"`
+	// KeepsReceiver: a method that lets its receiver reach no other
+	// goroutine and keeps it nowhere past the call (staysLocal), so an
+	// object a caller made and only calls such methods on stays the
+	// caller's (unsharedLocal).
+	KeepsReceiver bool `json:",omitempty"`
 }
 
 // FactCallback is a paramLocks: parameter Param is called with Locks held.

@@ -177,9 +177,11 @@ func (e *engine) entryUses(funcs []*ssa.Function, entries map[*types.Func]int, d
 // an object it has just made, that function as its condition; it marks
 // the function, and the package's exported constructors.
 func (e *engine) markFreshEntries() {
-	if !ModuleContext || e.thisModule() == "" || e.pass == nil {
+	if e.pass == nil {
 		return
 	}
+	// Constructors are marked in every mode: a package using one also
+	// knows what it made (a set for one loop of its own, unsharedLocal).
 	for _, fn := range e.funcs {
 		// A method too: called statically, it hands back a new object
 		// as a function would (a definition's Reachability()).
@@ -187,6 +189,9 @@ func (e *engine) markFreshEntries() {
 		if ok && obj.Exported() && fn.Parent() == nil && !inTestFile(fn) && constructor(fn) {
 			e.pass.ExportObjectFact(obj, &FreshResult{})
 		}
+	}
+	if !ModuleContext || e.thisModule() == "" {
+		return
 	}
 	marked := map[*types.Func]int{} // the argument each entry is marked with
 	for _, g := range e.res.Gaps {

@@ -3488,7 +3488,39 @@ func (fs *funcState) unsharedLocal(g *Gap) bool {
 		(staysLocal(a, 0) || fs.unpublishedAt(a, g.BOpenInst)) {
 		return true
 	}
+	if c, ok := g.Lock.Root.(*ssa.Call); ok && c.Parent() == fs.fn && (g.Lock.Steps == "" || ownFields(g.Lock.Steps)) &&
+		fs.e.returnsFresh(&c.Call) && fs.e.onlyOwnMethods(c) {
+		// A new object from a constructor (a set made for one loop),
+		// used only through methods that keep it local.
+		return true
+	}
 	return fs.newInCapturedVar(g)
+}
+
+// onlyOwnMethods reports whether every use of v keeps it local as
+// staysLocal means it, where a method of another package, whose body is
+// not here, counts when its LockSummary says it keeps its receiver and v
+// is that receiver alone.
+func (e *engine) onlyOwnMethods(v ssa.Value) bool {
+	for _, ref := range *v.Referrers() {
+		if refStaysLocal(v, ref, 0) {
+			continue
+		}
+		call, ok := ref.(*ssa.Call)
+		if !ok || call.Call.IsInvoke() || call.Call.Value == v || len(call.Call.Args) == 0 || call.Call.Args[0] != v || slices.Contains(call.Call.Args[1:], v) {
+			return false
+		}
+		callee := call.Call.StaticCallee()
+		if callee == nil || callee.Signature.Recv() == nil || e.pass == nil {
+			return false
+		}
+		obj, ok := callee.Object().(*types.Func)
+		var fact LockSummary
+		if !ok || obj.Pkg() == e.pass.Pkg || !e.pass.ImportObjectFact(obj, &fact) || !fact.KeepsReceiver {
+			return false
+		}
+	}
+	return true
 }
 
 // unpublishedAt reports whether no use that could let another goroutine
@@ -3584,6 +3616,8 @@ func refStaysLocalIn(v ssa.Value, ref ssa.Instruction, depth int, seen map[*ssa.
 		return x.Val != v
 	case *ssa.DebugRef:
 		return true
+	case *ssa.BinOp:
+		return true // compared (w == nil), which shows it to no one
 	case *ssa.Call, *ssa.Defer:
 		call := x.(ssa.CallInstruction).Common()
 		callee := call.StaticCallee()

@@ -22,6 +22,14 @@ func TestLazyLocks(t *testing.T) {
 	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer, "crosspkg/profile", "crosspkg/signup")
 }
 
+// TestLocalObjects checks that an object a function makes with another
+// package's constructor and only calls methods on that keep it (a fact
+// says so) is its own: the gaps on it are silent, unless a method lets
+// it out (a goroutine of its own, a package list) or the function does.
+func TestLocalObjects(t *testing.T) {
+	analysistest.Run(t, lockflowtest.TestData(), rlockgap.Analyzer, "crosspkg/replay")
+}
+
 func TestFixes(t *testing.T) {
 	lockflowtest.RunWithSuggestedFixes(t, rlockgap.Analyzer, "lazyinitfix", "reentryinline")
 }

@@ -14,7 +14,7 @@ type Set struct {
 	limit int
 }
 
-func New() *Set { return &Set{items: map[string]bool{}} }
+func New() *Set { return &Set{items: map[string]bool{}} } // want New:"returns a new object"
 
 func (s *Set) Len() int { // want Len:`locks arg0.mu; returns arg0.items read under arg0.mu`
 	s.mu.Lock()
@@ -62,7 +62,7 @@ func (s *Set) Limit() int { // want Limit:`^locks arg0.mu; takes arg0.mu first$`
 	return s.limit
 }
 
-func NewLimited(limit int) *Set { return &Set{items: map[string]bool{}, limit: limit} }
+func NewLimited(limit int) *Set { return &Set{items: map[string]bool{}, limit: limit} } // want NewLimited:"returns a new object"
 
 // Keys lists every key.
 func (s *Set) Keys() []string { // want Keys:`locks arg0.mu; returns arg0.items read under arg0.mu; returns arg0.items\[...\] read under arg0.mu`

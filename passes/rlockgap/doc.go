@@ -134,7 +134,8 @@
 // another package, or assembled from such records and empty ones: the
 // racer's record is replaced by an equal one; nor memoising the children
 // a Prometheus metrics vector hands out for a set of labels (the vector
-// hands every caller the same child), a constant, or a package variable
+// hands every caller the same child), a constant (a struct literal of
+// constants too: cacheEntry{unsafe, nil}), or a package variable
 // set only at init. A miss answered by replacing the whole map with one
 // got from elsewhere (the table fetched again) is a refresh, not a fill,
 // and a copy of an entry whose every field is assigned again before it is
@@ -159,7 +160,13 @@
 // keeps for the one goroutine it starts), is not reported either
 // (see staleguard), nor a gap on a mutex made on first use with no lock
 // held (if i.l == nil { i.l = new(sync.RWMutex) }: a lock only an object
-// one goroutine uses can rely on), nor a gap
+// one goroutine uses can rely on), nor a gap on an object the function
+// made itself, allocated or got from a constructor (of its package, or
+// of another that exports it as one), when every use of it keeps it
+// there: methods that let their receiver reach no other goroutine and
+// keep it nowhere (a concurrency-safe set made for one loop: Size, Items
+// and Remove; not one whose method starts a sweeper or files it in a
+// package list), nor a gap
 // inside a test that runs on one goroutine (no go statement, no group's
 // Go, no parallel subtest, no helper of the package starting one; a
 // case driver handed the test's *testing.T, such as datadriven's RunTest,

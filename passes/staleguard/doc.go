@@ -89,7 +89,8 @@
 // ends in continue, then a LoadOrStore claiming the entry for the rest),
 // and a helper whose one call is such a method. Swap replaces on
 // purpose. Memos whose racers all store the same thing (the children a
-// Prometheus vector hands out for a set of labels, a constant, a package
+// Prometheus vector hands out for a set of labels, a constant or a struct
+// literal of constants, also through a typed wrapper's Store, a package
 // variable set only at init, a value computed in the second section and
 // not handed back) are not reported; a channel or map made there is not
 // the same thing as a racer's (its waiters, or the entries added to it,

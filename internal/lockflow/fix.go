@@ -1250,6 +1250,21 @@ func usesAround(pass *analysis.Pass, body *ast.BlockStmt, store ast.Stmt, v *typ
 			started[n.Call] = true
 		case *ast.DeferStmt:
 			started[n.Call] = true
+		case *ast.IfStmt:
+			// if err, ok := x.(error); ok { return ..., err }: a memo of a
+			// value or an error, asked which it holds and left with.
+			init, ok := n.Init.(*ast.AssignStmt)
+			if !ok || len(init.Lhs) != 2 || len(init.Rhs) != 1 || len(n.Body.List) != 1 {
+				break
+			}
+			if _, ret := n.Body.List[0].(*ast.ReturnStmt); !ret {
+				break
+			}
+			if ta, ok := ast.Unparen(init.Rhs[0]).(*ast.TypeAssertExpr); ok {
+				if id, ok := ast.Unparen(ta.X).(*ast.Ident); ok {
+					receivers[id] = true
+				}
+			}
 		case *ast.CallExpr:
 			if sel, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && !started[n] {
 				x := sel.X

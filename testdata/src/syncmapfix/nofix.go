@@ -1,6 +1,7 @@
 package syncmapfix
 
 import (
+	"reflect"
 	"sync"
 	"time"
 )
@@ -110,4 +111,28 @@ func (s *Sessions) Attach(id string, logf func(string, ...any)) {
 		return
 	}
 	s.byID.Store(id, &session{id: id}) // want `s.byID.Store stores what s.byID.Load found missing, .*keep the value it returns`
+}
+
+// offsets memoises a struct type's offsets, which Offsets also hands to
+// the listeners once worked out.
+var offsets sync.Map // reflect.Type -> []uintptr
+
+var offsetListeners []chan<- []uintptr
+
+// Offsets hands the value it stored on after asserting it: keeping a
+// racer's entry would hand that one on a second time. No fix.
+func Offsets(t reflect.Type) []uintptr {
+	x, ok := offsets.Load(t)
+	if !ok {
+		var offs []uintptr
+		for i := range t.NumField() {
+			offs = append(offs, t.Field(i).Offset)
+		}
+		x = offs
+		offsets.Store(t, x) // want `offsets.Store stores what offsets.Load found missing`
+		for _, l := range offsetListeners {
+			l <- x.([]uintptr)
+		}
+	}
+	return x.([]uintptr)
 }

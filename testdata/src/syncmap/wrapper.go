@@ -67,3 +67,30 @@ func (s *sessionTable) Session(id string) *codec {
 	}
 	return s.newSession(id) // want `s.newSession stores what s.get found missing, .*; use s.byID.LoadOrStore and keep the value it returns`
 }
+
+var seenJobs registry[string, struct{}]
+
+var seenPlain sync.Map // string -> struct{}
+
+func runJob(string) {}
+
+// RunOnce marks a job seen and runs it. Two callers that both miss both
+// run it: a claim made with a constant, which is a true finding. A known
+// miss: a constant store counts as a set's mark that a racer may have
+// set too, through the wrapper and directly alike (RunOncePlain).
+func RunOnce(id string) {
+	if _, ok := seenJobs.Load(id); ok {
+		return
+	}
+	seenJobs.Store(id, struct{}{})
+	runJob(id)
+}
+
+// RunOncePlain is RunOnce on a sync.Map: the same known miss.
+func RunOncePlain(id string) {
+	if _, ok := seenPlain.Load(id); ok {
+		return
+	}
+	seenPlain.Store(id, struct{}{})
+	runJob(id)
+}

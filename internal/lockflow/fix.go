@@ -856,16 +856,9 @@ func loadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap) (analysis.Suggeste
 // names alone (what it returns means the same at the Store).
 func claimLoadOrStoreFix(pass *analysis.Pass, src *Source, g *Gap, stmt *ast.ExprStmt, m ast.Expr, call *ast.CallExpr) (analysis.SuggestedFix, bool) {
 	hit := hitReturn(src, g)
-	if stmt == nil || hit == nil || hasCall(pass.TypesInfo, call.Args[0], true) || hasCall(pass.TypesInfo, call.Args[1], true) {
+	if stmt == nil || hit == nil || hasCall(pass.TypesInfo, call.Args[0], true) || hasCall(pass.TypesInfo, call.Args[1], true) ||
+		!returnsConstants(pass, src, hit) {
 		return analysis.SuggestedFix{}, false
-	}
-	for _, r := range hit.Results {
-		if !constantOrNil(pass, r) && !packageName(pass, r) {
-			return analysis.SuggestedFix{}, false
-		}
-	}
-	if len(hit.Results) == 0 && namedResults(src, stmt) {
-		return analysis.SuggestedFix{}, false // a bare return of results set on the way
 	}
 	indent := indentation(pass, stmt.Pos())
 	text := fmt.Sprintf("if _, loaded := %s.LoadOrStore(%s, %s); loaded {\n%s\t%s\n%s}",
@@ -890,15 +883,20 @@ func presenceOnly(pass *analysis.Pass, src *Source, g *Gap) bool {
 	if len(path) < 2 {
 		return false
 	}
-	if body, ok := path[1].(*ast.BlockStmt); !ok || len(body.List) != 1 {
-		return false
-	}
-	for _, r := range hit.Results {
+	body, ok := path[1].(*ast.BlockStmt)
+	return ok && len(body.List) == 1 && returnsConstants(pass, src, hit)
+}
+
+// returnsConstants reports whether ret returns constants, nil or package
+// names alone: what it returns means the same wherever it is repeated.
+// Not a bare return of results set on the way.
+func returnsConstants(pass *analysis.Pass, src *Source, ret *ast.ReturnStmt) bool {
+	for _, r := range ret.Results {
 		if !constantOrNil(pass, r) && !packageName(pass, r) {
 			return false
 		}
 	}
-	return len(hit.Results) > 0 || !namedResults(src, hit)
+	return len(ret.Results) > 0 || !namedResults(src, ret)
 }
 
 // packageName reports whether e names a package-level variable or

@@ -3716,7 +3716,7 @@ func (fs *funcState) fixedValue(v ssa.Value) any {
 // a composite literal of constants alone (cacheEntry{unsafe, nil}): each
 // field stored once, with a fixed value or nil, before load and in its
 // block, and nothing else done with lit. Every racer storing it stores
-// an equal value. "" (as any) when it is not one.
+// an equal value. nil when it is not one.
 func (fs *funcState) constantLiteral(lit *ssa.Alloc, load *ssa.UnOp) any {
 	st, ok := deref(lit.Type()).Underlying().(*types.Struct)
 	if !ok || lit.Block() != load.Block() {

@@ -72,3 +72,8 @@ var watched []*Set
 func (s *Set) Watch() {
 	watched = append(watched, s)
 }
+
+var shared = New()
+
+// Shared returns the process-wide set, which every caller gets.
+func Shared() *Set { return shared }

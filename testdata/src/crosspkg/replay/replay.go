@@ -88,3 +88,17 @@ func RetryGiven(pending *keyset.Set) {
 		}
 	}
 }
+
+// RetryShared works on the set every caller of keyset.Shared gets: not
+// one it made, though it never hands it on either. Reported.
+func RetryShared(keys []string) {
+	pending := keyset.Shared()
+	pending.Add(keys...)
+	for pending.Size() != 0 {
+		for _, k := range pending.Items() {
+			if try(k) == nil {
+				pending.Remove(k) // want `pending.mu is locked again for writing by pending.Remove after RUnlock`
+			}
+		}
+	}
+}
